@@ -1,0 +1,40 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# apmu: loadable perf PMU driver for the Arm Performance Monitors.
+#
+#   make                 build apmu.ko for the running kernel (KDIR=... for another)
+#   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU
+#   make demo            boot the VM with Debian's perf and show apmu working
+#   make vm-run SCRIPT=x run a script inside the test VM (see scripts/vm-run)
+#   make checkpatch      scripts/checkpatch.pl --strict over the sources
+
+KDIR ?= /lib/modules/$(shell uname -r)/build
+# On an x86 host, `make check` builds for the arm64 test kernel; natively nothing is needed.
+ifneq ($(shell uname -m),aarch64)
+ifneq ($(filter check demo,$(MAKECMDGOALS)),)
+CROSS_ARGS := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
+endif
+endif
+
+.PHONY: all modules clean check demo vm-run checkpatch sparse selftests
+
+all: modules
+
+modules:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(CROSS_ARGS) W=1 KCFLAGS=-Werror modules
+
+clean:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	$(MAKE) -C selftests/apmu clean
+
+check:
+	bash scripts/check.sh
+
+demo:
+	bash scripts/demo.sh
+
+vm-run:
+	bash scripts/vm-run $(SCRIPT)
+
+checkpatch:
+	bash scripts/checkpatch.sh

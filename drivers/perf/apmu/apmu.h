@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * apmu: a loadable perf PMU driver for the Arm Performance Monitors.
+ *
+ * Layering: core.c is the perf glue (event_init, add/del/start/stop/read); pmuv3.c is the
+ * PMUv3 counter logic; it reaches the hardware only through a &struct apmu_regs table, which
+ * is the real system registers (pmuv3_sysreg.c) or the KUnit register model (tests/).
+ */
+#ifndef __APMU_H
+#define __APMU_H
+
+#include <linux/bitmap.h>
+#include <linux/cpumask.h>
+#include <linux/device.h>
+#include <linux/interrupt.h>
+#include <linux/perf_event.h>
+#include <linux/types.h>
+
+#include <apmu/pmuv3_regs.h>
+
+/**
+ * enum apmu_reg - the PMUv3 registers the driver uses
+ * @APMU_R_PMCR: PMCR_EL0
+ * @APMU_R_PMCNTENSET: PMCNTENSET_EL0 (W1S view of the counter enables)
+ * @APMU_R_PMCNTENCLR: PMCNTENCLR_EL0 (W1C view of the same enables)
+ * @APMU_R_PMINTENSET: PMINTENSET_EL1 (W1S view of the overflow interrupt enables)
+ * @APMU_R_PMINTENCLR: PMINTENCLR_EL1 (W1C view of the same enables)
+ * @APMU_R_PMOVSSET: PMOVSSET_EL0 (W1S view of the overflow flags)
+ * @APMU_R_PMOVSCLR: PMOVSCLR_EL0 (W1C view of the same flags)
+ * @APMU_R_PMUSERENR: PMUSERENR_EL0
+ * @APMU_R_PMCCNTR: PMCCNTR_EL0
+ * @APMU_R_PMCCFILTR: PMCCFILTR_EL0
+ * @APMU_R_PMICNTR: PMICNTR_EL0 (FEAT_PMUv3_ICNTR)
+ * @APMU_R_PMICFILTR: PMICFILTR_EL0 (FEAT_PMUv3_ICNTR)
+ * @APMU_R_PMEVCNTR: PMEVCNTR<n>_EL0
+ * @APMU_R_PMEVTYPER: PMEVTYPER<n>_EL0
+ * @APMU_R_PMCEID0: PMCEID0_EL0
+ * @APMU_R_PMCEID1: PMCEID1_EL0
+ * @APMU_R_PMMIR: PMMIR_EL1
+ * @APMU_R_DFR0: ID_AA64DFR0_EL1, for PMUVer
+ * @APMU_R_DFR1: ID_AA64DFR1_EL1, for PMICNTR
+ */
+enum apmu_reg {
+	APMU_R_PMCR,
+	APMU_R_PMCNTENSET,
+	APMU_R_PMCNTENCLR,
+	APMU_R_PMINTENSET,
+	APMU_R_PMINTENCLR,
+	APMU_R_PMOVSSET,
+	APMU_R_PMOVSCLR,
+	APMU_R_PMUSERENR,
+	APMU_R_PMCCNTR,
+	APMU_R_PMCCFILTR,
+	APMU_R_PMICNTR,
+	APMU_R_PMICFILTR,
+	APMU_R_PMEVCNTR,
+	APMU_R_PMEVTYPER,
+	APMU_R_PMCEID0,
+	APMU_R_PMCEID1,
+	APMU_R_PMMIR,
+	APMU_R_DFR0,
+	APMU_R_DFR1,
+};
+
+/**
+ * struct apmu_regs - register access for one backend, on the calling CPU
+ * @read: read register @reg; @n selects PMEVCNTR<n>/PMEVTYPER<n> and is 0 otherwise
+ * @write: write @val to register @reg (@n as for @read)
+ */
+struct apmu_regs {
+	u64 (*read)(enum apmu_reg reg, unsigned int n);
+	void (*write)(enum apmu_reg reg, unsigned int n, u64 val);
+};
+
+extern const struct apmu_regs apmu_sysregs;
+
+struct apmu_pmu;
+
+/**
+ * struct apmu_cpu - per-CPU state of one PMU instance; touched only on its own CPU
+ * @pmu: the instance this state belongs to
+ * @events: the event occupying each counter index (bit positions as in PMCNTENSET)
+ * @used: counter indexes in use
+ * @pmcr: the PMCR_EL0 value programmed at CPU online, with E clear
+ */
+struct apmu_cpu {
+	struct apmu_pmu *pmu;
+	struct perf_event *events[APMU_NR_IDX];
+	DECLARE_BITMAP(used, APMU_NR_IDX);
+	u64 pmcr;
+};
+
+/**
+ * struct apmu_pmu - one PMU instance (one microarchitecture's CPUs)
+ * @pmu: the perf PMU, registered as @name
+ * @dev: the platform device, for messages
+ * @regs: register access (real system registers or the KUnit model)
+ * @hw: per-CPU counter state
+ * @supported_cpus: the CPUs this instance counts on
+ * @name: PMU name in /sys/bus/event_source/devices/
+ * @num_counters: implemented event counters, PMCR_EL0.N
+ * @pmuver: ID_AA64DFR0_EL1.PMUVer
+ * @long_evcnt: event counters are 64-bit (PMUv3p5, PMCR_EL0.LP set)
+ * @cnt_mask: counter indexes that exist: P<N-1:0> and C
+ * @pmceid: PMCEID0/1 as one bitmap: bits 0-63 common events 0x0-0x3f,
+ *	    bits 64-127 the 0x4000-0x403f range
+ * @irq: the overflow interrupt (a per-CPU PPI), or 0
+ * @node: cpuhp multi-instance node
+ */
+struct apmu_pmu {
+	struct pmu pmu;
+	struct device *dev;
+	const struct apmu_regs *regs;
+	struct apmu_cpu __percpu *hw;
+	cpumask_t supported_cpus;
+	const char *name;
+	unsigned int num_counters;
+	unsigned int pmuver;
+	bool long_evcnt;
+	u64 cnt_mask;
+	DECLARE_BITMAP(pmceid, 128);
+	int irq;
+	struct hlist_node node;
+};
+
+static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
+{
+	return container_of(pmu, struct apmu_pmu, pmu);
+}
+
+/* pmuv3.c: the PMUv3 counter logic on top of &struct apmu_regs */
+void apmu_pmuv3_probe(struct apmu_pmu *pmu);
+void apmu_pmuv3_reset(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
+void apmu_pmuv3_quiesce(struct apmu_pmu *pmu);
+int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u16 evnum);
+u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx);
+void apmu_pmuv3_write_counter(struct apmu_pmu *pmu, int idx, u64 val);
+void apmu_pmuv3_enable(struct apmu_pmu *pmu, int idx, u64 evtype, bool irq);
+void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx);
+u64 apmu_pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned long *used);
+bool apmu_pmuv3_counter_is_64bit(struct apmu_pmu *pmu, int idx);
+
+/* core.c: perf glue */
+void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner);
+irqreturn_t apmu_handle_irq(int irq, void *dev_id);
+u64 apmu_event_update(struct perf_event *event);
+
+/* sysfs.c */
+extern const struct attribute_group *apmu_attr_groups[];
+
+#endif /* __APMU_H */

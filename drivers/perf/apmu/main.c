@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu: module and platform glue. Binds to the CPU PMU node in the device tree when the
+ * in-tree armv8_pmuv3 driver has not (boot with initcall_blacklist=armv8_pmu_driver_init),
+ * then: hardware discovery -> overflow IRQ -> cpuhp instance -> perf_pmu_register().
+ */
+#include <linux/cpuhotplug.h>
+#include <linux/interrupt.h>
+#include <linux/irq.h>
+#include <linux/module.h>
+#include <linux/of.h>
+#include <linux/of_platform.h>
+#include <linux/platform_device.h>
+#include <linux/smp.h>
+
+#include "apmu.h"
+
+static enum cpuhp_state apmu_hp_state;
+
+/* Per microarchitecture names, as the in-tree driver uses for its PMU, with our prefix. */
+static const struct of_device_id apmu_of_match[] = {
+	{ .compatible = "arm,armv8-pmuv3",		.data = "apmu_armv8_pmuv3" },
+	{ .compatible = "arm,cortex-a53-pmu",		.data = "apmu_armv8_cortex_a53" },
+	{ .compatible = "arm,cortex-a55-pmu",		.data = "apmu_armv8_cortex_a55" },
+	{ .compatible = "arm,cortex-a57-pmu",		.data = "apmu_armv8_cortex_a57" },
+	{ .compatible = "arm,cortex-a72-pmu",		.data = "apmu_armv8_cortex_a72" },
+	{ .compatible = "arm,cortex-a76-pmu",		.data = "apmu_armv8_cortex_a76" },
+	{ .compatible = "arm,neoverse-n1-pmu",		.data = "apmu_armv8_neoverse_n1" },
+	{ }
+};
+MODULE_DEVICE_TABLE(of, apmu_of_match);
+
+static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct apmu_pmu *pmu = hlist_entry_safe(node, struct apmu_pmu, node);
+
+	if (!cpumask_test_cpu(cpu, &pmu->supported_cpus))
+		return 0;
+	/* AP hotplug states run on the CPU coming up: these are its own registers */
+	apmu_pmuv3_reset(pmu, this_cpu_ptr(pmu->hw));
+	if (pmu->irq)
+		enable_percpu_irq(pmu->irq, IRQ_TYPE_NONE);
+	return 0;
+}
+
+static int apmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct apmu_pmu *pmu = hlist_entry_safe(node, struct apmu_pmu, node);
+
+	if (!cpumask_test_cpu(cpu, &pmu->supported_cpus))
+		return 0;
+	if (pmu->irq)
+		disable_percpu_irq(pmu->irq);
+	apmu_pmuv3_quiesce(pmu);
+	return 0;
+}
+
+static void apmu_probe_cpu(void *info)
+{
+	apmu_pmuv3_probe(info);
+}
+
+static int apmu_parse_irq(struct platform_device *pdev, struct apmu_pmu *pmu)
+{
+	int irq, ret;
+
+	irq = platform_get_irq_optional(pdev, 0);
+	if (irq <= 0) {
+		dev_info(&pdev->dev, "no overflow interrupt: 32-bit counters may wrap\n");
+		cpumask_copy(&pmu->supported_cpus, cpu_possible_mask);
+		return 0;
+	}
+	if (!irq_is_percpu_devid(irq)) {
+		dev_err(&pdev->dev, "per-CPU SPIs are not supported yet (need a PPI)\n");
+		return -EOPNOTSUPP;
+	}
+	/* A PPI partition names this PMU's CPUs on heterogeneous systems */
+	ret = irq_get_percpu_devid_partition(irq, &pmu->supported_cpus);
+	if (ret || cpumask_empty(&pmu->supported_cpus))
+		cpumask_copy(&pmu->supported_cpus, cpu_possible_mask);
+	pmu->irq = irq;
+	return 0;
+}
+
+static int apmu_probe(struct platform_device *pdev)
+{
+	struct device *dev = &pdev->dev;
+	struct apmu_pmu *pmu;
+	int cpu, ret;
+
+	pmu = devm_kzalloc(dev, sizeof(*pmu), GFP_KERNEL);
+	if (!pmu)
+		return -ENOMEM;
+	pmu->dev = dev;
+	pmu->regs = &apmu_sysregs;
+	pmu->name = of_device_get_match_data(dev);
+	platform_set_drvdata(pdev, pmu);
+
+	ret = apmu_parse_irq(pdev, pmu);
+	if (ret)
+		return ret;
+
+	/* Hardware first: discovery runs on one of this PMU's CPUs */
+	ret = smp_call_function_any(&pmu->supported_cpus, apmu_probe_cpu, pmu, 1);
+	if (ret)
+		return dev_err_probe(dev, ret, "no online CPU to probe the PMU on\n");
+	if (pmu->pmuver == APMU_PMUVER_NI || pmu->pmuver == APMU_PMUVER_IMP_DEF)
+		return dev_err_probe(dev, -ENODEV, "no PMUv3 (ID_AA64DFR0_EL1.PMUVer=%u)\n",
+				     pmu->pmuver);
+
+	pmu->hw = alloc_percpu(struct apmu_cpu);
+	if (!pmu->hw)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(pmu->hw, cpu)->pmu = pmu;
+
+	if (pmu->irq) {
+		ret = request_percpu_irq(pmu->irq, apmu_handle_irq, "apmu", pmu->hw);
+		if (ret) {
+			dev_err(dev, "cannot request PMU interrupt %d: %d\n", pmu->irq, ret);
+			goto free_percpu;
+		}
+	}
+
+	ret = cpuhp_state_add_instance(apmu_hp_state, &pmu->node);
+	if (ret)
+		goto free_irq;
+
+	apmu_pmu_init(pmu, THIS_MODULE);
+	ret = perf_pmu_register(&pmu->pmu, pmu->name, -1);
+	if (ret)
+		goto remove_cpuhp;
+
+	dev_info(dev, "%s: PMUv3 version %u, %u event counters + cycle counter%s, CPUs %*pbl\n",
+		 pmu->name, pmu->pmuver, pmu->num_counters,
+		 pmu->long_evcnt ? ", 64-bit" : "", cpumask_pr_args(&pmu->supported_cpus));
+	return 0;
+
+remove_cpuhp:
+	cpuhp_state_remove_instance(apmu_hp_state, &pmu->node);
+free_irq:
+	if (pmu->irq)
+		free_percpu_irq(pmu->irq, pmu->hw);
+free_percpu:
+	free_percpu(pmu->hw);
+	return ret;
+}
+
+static void apmu_remove(struct platform_device *pdev)
+{
+	struct apmu_pmu *pmu = platform_get_drvdata(pdev);
+
+	perf_pmu_unregister(&pmu->pmu);
+	/* Runs apmu_cpu_offline() on every CPU: counters and interrupts off, flags clear */
+	cpuhp_state_remove_instance(apmu_hp_state, &pmu->node);
+	if (pmu->irq)
+		free_percpu_irq(pmu->irq, pmu->hw);
+	free_percpu(pmu->hw);
+}
+
+static struct platform_driver apmu_driver = {
+	.driver = {
+		.name = "apmu",
+		.of_match_table = apmu_of_match,
+		.suppress_bind_attrs = true,
+	},
+	.probe = apmu_probe,
+	.remove = apmu_remove,
+};
+
+/*
+ * If another driver (the in-tree armv8_pmuv3) owns a PMU node, apmu must not touch that
+ * PMU's registers: say so once, with the way out.
+ */
+static void apmu_report_taken_nodes(void)
+{
+	struct device_node *np;
+
+	for_each_matching_node(np, apmu_of_match) {
+		struct platform_device *pdev = of_find_device_by_node(np);
+
+		if (!pdev)
+			continue;
+		if (pdev->dev.driver && pdev->dev.driver != &apmu_driver.driver)
+			pr_info("apmu: %pOF is driven by %s; core PMU not registered (boot with initcall_blacklist=armv8_pmu_driver_init to use apmu)\n",
+				np, pdev->dev.driver->name);
+		put_device(&pdev->dev);
+	}
+}
+
+static int __init apmu_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/apmu:online",
+				      apmu_cpu_online, apmu_cpu_offline);
+	if (ret < 0)
+		return ret;
+	apmu_hp_state = ret;
+
+	ret = platform_driver_register(&apmu_driver);
+	if (ret)
+		goto remove_hp_state;
+	apmu_report_taken_nodes();
+	return 0;
+
+remove_hp_state:
+	cpuhp_remove_multi_state(apmu_hp_state);
+	return ret;
+}
+module_init(apmu_init);
+
+static void __exit apmu_exit(void)
+{
+	platform_driver_unregister(&apmu_driver);
+	cpuhp_remove_multi_state(apmu_hp_state);
+}
+module_exit(apmu_exit);
+
+MODULE_DESCRIPTION("apmu: loadable perf PMU driver for the Arm Performance Monitors");
+MODULE_LICENSE("GPL");

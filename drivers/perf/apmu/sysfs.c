@@ -1,0 +1,175 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu: the PMU's sysfs attributes in /sys/bus/event_source/devices/<pmu>/: cpus, format/
+ * (the in-tree armv8_pmuv3 field names and positions, so existing perf command lines carry
+ * over) and events/ (the in-tree names, shown only when PMCEID0/1 say they are implemented).
+ */
+#include <linux/device.h>
+#include <linux/perf_event.h>
+#include <linux/sysfs.h>
+
+#include "apmu.h"
+
+static ssize_t cpus_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct apmu_pmu *pmu = to_apmu(dev_get_drvdata(dev));
+
+	return cpumap_print_to_pagebuf(true, buf, &pmu->supported_cpus);
+}
+static DEVICE_ATTR_RO(cpus);
+
+static struct attribute *apmu_common_attrs[] = {
+	&dev_attr_cpus.attr,
+	NULL,
+};
+
+static const struct attribute_group apmu_common_group = {
+	.attrs = apmu_common_attrs,
+};
+
+PMU_FORMAT_ATTR(event, "config:0-15");
+PMU_FORMAT_ATTR(long, "config1:0");
+PMU_FORMAT_ATTR(rdpmc, "config1:1");
+
+static struct attribute *apmu_format_attrs[] = {
+	&format_attr_event.attr,
+	&format_attr_long.attr,
+	&format_attr_rdpmc.attr,
+	NULL,
+};
+
+static const struct attribute_group apmu_format_group = {
+	.name = "format",
+	.attrs = apmu_format_attrs,
+};
+
+static ssize_t apmu_event_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct perf_pmu_events_attr *ev = container_of(attr, struct perf_pmu_events_attr, attr);
+
+	return sysfs_emit(buf, "event=0x%04llx\n", ev->id);
+}
+
+#define APMU_EVENT_ATTR(_name, _id)					\
+	PMU_EVENT_ATTR_ID(_name, apmu_event_show, _id)
+
+static struct attribute *apmu_event_attrs[] = {
+	APMU_EVENT_ATTR(sw_incr, 0x0000),
+	APMU_EVENT_ATTR(l1i_cache_refill, 0x0001),
+	APMU_EVENT_ATTR(l1i_tlb_refill, 0x0002),
+	APMU_EVENT_ATTR(l1d_cache_refill, 0x0003),
+	APMU_EVENT_ATTR(l1d_cache, 0x0004),
+	APMU_EVENT_ATTR(l1d_tlb_refill, 0x0005),
+	APMU_EVENT_ATTR(ld_retired, 0x0006),
+	APMU_EVENT_ATTR(st_retired, 0x0007),
+	APMU_EVENT_ATTR(inst_retired, 0x0008),
+	APMU_EVENT_ATTR(exc_taken, 0x0009),
+	APMU_EVENT_ATTR(exc_return, 0x000a),
+	APMU_EVENT_ATTR(cid_write_retired, 0x000b),
+	APMU_EVENT_ATTR(pc_write_retired, 0x000c),
+	APMU_EVENT_ATTR(br_immed_retired, 0x000d),
+	APMU_EVENT_ATTR(br_return_retired, 0x000e),
+	APMU_EVENT_ATTR(unaligned_ldst_retired, 0x000f),
+	APMU_EVENT_ATTR(br_mis_pred, 0x0010),
+	APMU_EVENT_ATTR(cpu_cycles, 0x0011),
+	APMU_EVENT_ATTR(br_pred, 0x0012),
+	APMU_EVENT_ATTR(mem_access, 0x0013),
+	APMU_EVENT_ATTR(l1i_cache, 0x0014),
+	APMU_EVENT_ATTR(l1d_cache_wb, 0x0015),
+	APMU_EVENT_ATTR(l2d_cache, 0x0016),
+	APMU_EVENT_ATTR(l2d_cache_refill, 0x0017),
+	APMU_EVENT_ATTR(l2d_cache_wb, 0x0018),
+	APMU_EVENT_ATTR(bus_access, 0x0019),
+	APMU_EVENT_ATTR(memory_error, 0x001a),
+	APMU_EVENT_ATTR(inst_spec, 0x001b),
+	APMU_EVENT_ATTR(ttbr_write_retired, 0x001c),
+	APMU_EVENT_ATTR(bus_cycles, 0x001d),
+	APMU_EVENT_ATTR(l1d_cache_allocate, 0x001f),
+	APMU_EVENT_ATTR(l2d_cache_allocate, 0x0020),
+	APMU_EVENT_ATTR(br_retired, 0x0021),
+	APMU_EVENT_ATTR(br_mis_pred_retired, 0x0022),
+	APMU_EVENT_ATTR(stall_frontend, 0x0023),
+	APMU_EVENT_ATTR(stall_backend, 0x0024),
+	APMU_EVENT_ATTR(l1d_tlb, 0x0025),
+	APMU_EVENT_ATTR(l1i_tlb, 0x0026),
+	APMU_EVENT_ATTR(l2i_cache, 0x0027),
+	APMU_EVENT_ATTR(l2i_cache_refill, 0x0028),
+	APMU_EVENT_ATTR(l3d_cache_allocate, 0x0029),
+	APMU_EVENT_ATTR(l3d_cache_refill, 0x002a),
+	APMU_EVENT_ATTR(l3d_cache, 0x002b),
+	APMU_EVENT_ATTR(l3d_cache_wb, 0x002c),
+	APMU_EVENT_ATTR(l2d_tlb_refill, 0x002d),
+	APMU_EVENT_ATTR(l2i_tlb_refill, 0x002e),
+	APMU_EVENT_ATTR(l2d_tlb, 0x002f),
+	APMU_EVENT_ATTR(l2i_tlb, 0x0030),
+	APMU_EVENT_ATTR(remote_access, 0x0031),
+	APMU_EVENT_ATTR(ll_cache, 0x0032),
+	APMU_EVENT_ATTR(ll_cache_miss, 0x0033),
+	APMU_EVENT_ATTR(dtlb_walk, 0x0034),
+	APMU_EVENT_ATTR(itlb_walk, 0x0035),
+	APMU_EVENT_ATTR(ll_cache_rd, 0x0036),
+	APMU_EVENT_ATTR(ll_cache_miss_rd, 0x0037),
+	APMU_EVENT_ATTR(remote_access_rd, 0x0038),
+	APMU_EVENT_ATTR(l1d_cache_lmiss_rd, 0x0039),
+	APMU_EVENT_ATTR(op_retired, 0x003a),
+	APMU_EVENT_ATTR(op_spec, 0x003b),
+	APMU_EVENT_ATTR(stall, 0x003c),
+	APMU_EVENT_ATTR(stall_slot_backend, 0x003d),
+	APMU_EVENT_ATTR(stall_slot_frontend, 0x003e),
+	APMU_EVENT_ATTR(stall_slot, 0x003f),
+	APMU_EVENT_ATTR(sample_pop, 0x4000),
+	APMU_EVENT_ATTR(sample_feed, 0x4001),
+	APMU_EVENT_ATTR(sample_filtrate, 0x4002),
+	APMU_EVENT_ATTR(sample_collision, 0x4003),
+	APMU_EVENT_ATTR(cnt_cycles, 0x4004),
+	APMU_EVENT_ATTR(stall_backend_mem, 0x4005),
+	APMU_EVENT_ATTR(l1i_cache_lmiss, 0x4006),
+	APMU_EVENT_ATTR(l2d_cache_lmiss_rd, 0x4009),
+	APMU_EVENT_ATTR(l2i_cache_lmiss, 0x400a),
+	APMU_EVENT_ATTR(l3d_cache_lmiss_rd, 0x400b),
+	APMU_EVENT_ATTR(trb_wrap, 0x400c),
+	APMU_EVENT_ATTR(trb_trig, 0x400e),
+	APMU_EVENT_ATTR(trcextout0, 0x4010),
+	APMU_EVENT_ATTR(trcextout1, 0x4011),
+	APMU_EVENT_ATTR(trcextout2, 0x4012),
+	APMU_EVENT_ATTR(trcextout3, 0x4013),
+	APMU_EVENT_ATTR(cti_trigout4, 0x4018),
+	APMU_EVENT_ATTR(cti_trigout5, 0x4019),
+	APMU_EVENT_ATTR(cti_trigout6, 0x401a),
+	APMU_EVENT_ATTR(cti_trigout7, 0x401b),
+	APMU_EVENT_ATTR(ldst_align_lat, 0x4020),
+	APMU_EVENT_ATTR(ld_align_lat, 0x4021),
+	APMU_EVENT_ATTR(st_align_lat, 0x4022),
+	APMU_EVENT_ATTR(mem_access_checked, 0x4024),
+	APMU_EVENT_ATTR(mem_access_checked_rd, 0x4025),
+	APMU_EVENT_ATTR(mem_access_checked_wr, 0x4026),
+	NULL,
+};
+
+/* An event is listed only if PMCEID0/1 say this PMU implements it. */
+static umode_t apmu_event_visible(struct kobject *kobj, struct attribute *attr, int unused)
+{
+	struct apmu_pmu *pmu = to_apmu(dev_get_drvdata(kobj_to_dev(kobj)));
+	struct perf_pmu_events_attr *ev =
+		container_of(attr, struct perf_pmu_events_attr, attr.attr);
+	u64 id = ev->id;
+
+	if (id < 0x40)
+		return test_bit(id, pmu->pmceid) ? attr->mode : 0;
+	if (id >= 0x4000 && id < 0x4040)
+		return test_bit(64 + (id - 0x4000), pmu->pmceid) ? attr->mode : 0;
+	return 0;
+}
+
+static const struct attribute_group apmu_events_group = {
+	.name = "events",
+	.attrs = apmu_event_attrs,
+	.is_visible = apmu_event_visible,
+};
+
+const struct attribute_group *apmu_attr_groups[] = {
+	&apmu_common_group,
+	&apmu_format_group,
+	&apmu_events_group,
+	NULL,
+};

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for apmu's PMUv3 counter logic, run on the register model.
+ */
+#include <kunit/test.h>
+#include <linux/bitfield.h>
+#include <linux/module.h>
+
+#include "pmuv3_model.h"
+
+struct apmu_test {
+	struct apmu_model m;
+	struct apmu_pmu pmu;
+	struct apmu_cpu cpu;
+};
+
+/* A model with @n counters at @pmuver, probed and reset like a CPU coming online. */
+static struct apmu_test *apmu_test_setup(struct kunit *test, unsigned int n,
+					 unsigned int pmuver)
+{
+	struct apmu_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	apmu_model_init(&t->m, n, pmuver);
+	apmu_model_select(&t->m);
+	t->pmu.regs = &apmu_model_regs;
+	t->cpu.pmu = &t->pmu;
+	apmu_pmuv3_probe(&t->pmu);
+	apmu_pmuv3_reset(&t->pmu, &t->cpu);
+	return t;
+}
+
+static void model_w1s_w1c_pairs(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+	const struct apmu_regs *r = &apmu_model_regs;
+
+	r->write(APMU_R_PMINTENSET, 0, BIT(0) | BIT(3));
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMINTENSET, 0), BIT(0) | BIT(3));
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMINTENCLR, 0), BIT(0) | BIT(3));
+	/* writing 0 bits changes nothing; writing 1 to CLR clears only that bit */
+	r->write(APMU_R_PMINTENSET, 0, 0);
+	r->write(APMU_R_PMINTENCLR, 0, BIT(0));
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMINTENSET, 0), BIT(3));
+	r->write(APMU_R_PMOVSSET, 0, BIT(31) | BIT(1));
+	r->write(APMU_R_PMOVSCLR, 0, BIT(1));
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMOVSCLR, 0), BIT(31));
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+static void model_raz_wi_above_n(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+	const struct apmu_regs *r = &apmu_model_regs;
+
+	r->write(APMU_R_PMCNTENSET, 0, U64_MAX);
+	/* P5..P0 and C; P30..P6 and F0 (no FEAT_PMUv3_ICNTR) are RAZ/WI */
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMCNTENSET, 0), 0x8000003fULL);
+	r->write(APMU_R_PMCNTENCLR, 0, U64_MAX);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMCNTENSET, 0), 0);
+	/* PMCR.N is read-only */
+	r->write(APMU_R_PMCR, 0, APMU_PMCR_N);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(APMU_PMCR_N, r->read(APMU_R_PMCR, 0)), 6);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+static void probe_reads_identification(struct kunit *test)
+{
+	struct apmu_test *t;
+
+	t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+	KUNIT_EXPECT_EQ(test, t->pmu.num_counters, 6);
+	KUNIT_EXPECT_EQ(test, t->pmu.pmuver, APMU_PMUVER_V3P5);
+	KUNIT_EXPECT_TRUE(test, t->pmu.long_evcnt);
+	KUNIT_EXPECT_EQ(test, t->pmu.cnt_mask, 0x8000003fULL);
+
+	t = apmu_test_setup(test, 31, APMU_PMUVER_V3);
+	KUNIT_EXPECT_EQ(test, t->pmu.num_counters, 31);
+	KUNIT_EXPECT_FALSE(test, t->pmu.long_evcnt);
+	KUNIT_EXPECT_EQ(test, t->pmu.cnt_mask, 0xffffffffULL);
+}
+
+static void probe_maps_pmceid(struct kunit *test)
+{
+	struct apmu_test *t;
+
+	t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	apmu_model_init(&t->m, 6, APMU_PMUVER_V3P5);
+	/* CPU_CYCLES (0x11) and 0x4004 in PMCEID0; 0x3c and 0x4023 in PMCEID1 */
+	t->m.ceid0 = BIT_ULL(0x11) | BIT_ULL(32 + 0x04);
+	t->m.ceid1 = BIT_ULL(0x3c - 0x20) | BIT_ULL(32 + 0x03);
+	apmu_model_select(&t->m);
+	t->pmu.regs = &apmu_model_regs;
+	apmu_pmuv3_probe(&t->pmu);
+
+	KUNIT_EXPECT_TRUE(test, test_bit(0x11, t->pmu.pmceid));
+	KUNIT_EXPECT_TRUE(test, test_bit(0x3c, t->pmu.pmceid));
+	KUNIT_EXPECT_TRUE(test, test_bit(64 + 0x04, t->pmu.pmceid));
+	KUNIT_EXPECT_TRUE(test, test_bit(64 + 0x23, t->pmu.pmceid));
+	KUNIT_EXPECT_EQ(test, bitmap_weight(t->pmu.pmceid, 128), 4);
+}
+
+static void reset_leaves_pmu_idle(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+	unsigned int i;
+
+	/* dirty every piece of state, as firmware or a previous owner might */
+	t->m.cnten = 0x8000003f;
+	t->m.inten = 0x8000003f;
+	t->m.ovs = 0x8000003f;
+	t->m.pmcr = APMU_PMCR_E;
+	t->m.userenr = APMU_USERENR_EN;
+	t->m.ccntr = 1234;
+	for (i = 0; i < 6; i++)
+		t->m.evcntr[i] = i + 1;
+
+	apmu_pmuv3_reset(&t->pmu, &t->cpu);
+
+	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
+	KUNIT_EXPECT_EQ(test, t->m.ccntr, 0);
+	for (i = 0; i < 6; i++)
+		KUNIT_EXPECT_EQ(test, t->m.evcntr[i], 0);
+	/* E clear until something is scheduled; 64-bit overflow for both counter kinds */
+	KUNIT_EXPECT_EQ(test, t->m.pmcr, APMU_PMCR_LC | APMU_PMCR_LP);
+	KUNIT_EXPECT_EQ(test, t->cpu.pmcr, APMU_PMCR_LC | APMU_PMCR_LP);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+static void get_idx_allocation(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+	int i;
+
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES),
+			APMU_IDX_CYCLE);
+	/* a second cycles event falls back to an event counter */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES), 0);
+	for (i = 1; i < 6; i++)
+		KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED), i);
+	/* never an index at or above PMCR.N */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES), -EAGAIN);
+}
+
+static void enable_disable_touch_one_counter(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
+	u64 evtype = APMU_EV_INST_RETIRED | APMU_FILT_P;
+
+	apmu_pmuv3_enable(&t->pmu, 4, APMU_EV_CPU_CYCLES, true);
+	apmu_pmuv3_enable(&t->pmu, 2, evtype, true);
+	KUNIT_EXPECT_EQ(test, t->m.evtyper[2], evtype);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(2) | BIT(4));
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(2) | BIT(4));
+
+	t->m.ovs = BIT(2) | BIT(4);
+	apmu_pmuv3_disable(&t->pmu, 2);
+	/* PMCNTENCLR, PMINTENCLR and PMOVSCLR for bit 2 only */
+	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(4));
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(4));
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(4));
+	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
+	apmu_pmuv3_disable(&t->pmu, 4);
+	KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+static void cycle_counter_uses_pmccfiltr(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+
+	apmu_pmuv3_enable(&t->pmu, APMU_IDX_CYCLE, APMU_EV_CPU_CYCLES | APMU_FILT_U, false);
+	KUNIT_EXPECT_EQ(test, t->m.ccfiltr, APMU_FILT_U);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, APMU_CNT_BIT_C);
+	/* counting only: the 64-bit cycle counter needs no interrupt */
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, APMU_IDX_CYCLE));
+}
+
+static void overflow_take_clears_only_ours(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
+	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+
+	__set_bit(1, used);
+	__set_bit(APMU_IDX_CYCLE, used);
+	t->m.ovs = BIT(1) | BIT(3) | BIT(31);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_take_overflows(&t->pmu, used), BIT(1) | BIT(31));
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(3));
+	/* nothing of ours: no write at all, so IRQ_NONE */
+	t->m.writes = 0;
+	t->m.ovs = BIT(3);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_take_overflows(&t->pmu, used), 0);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+}
+
+static void evcnt_32bit_wrap_raises_overflow(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
+
+	apmu_pmuv3_write_counter(&t->pmu, 0, 0xfffffff0);
+	apmu_pmuv3_enable(&t->pmu, 0, APMU_EV_INST_RETIRED, true);
+	t->m.pmcr |= APMU_PMCR_E;
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0), 0x10);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(0));
+	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
+	KUNIT_EXPECT_FALSE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 0));
+}
+
+static void quiesce_stops_everything(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+
+	apmu_pmuv3_enable(&t->pmu, 0, APMU_EV_INST_RETIRED, true);
+	apmu_pmuv3_enable(&t->pmu, APMU_IDX_CYCLE, APMU_EV_CPU_CYCLES, true);
+	t->m.pmcr |= APMU_PMCR_E;
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 100);
+	t->m.ovs = BIT(0);
+
+	apmu_pmuv3_quiesce(&t->pmu);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr & APMU_PMCR_E, 0);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
+	/* counts already taken stay readable */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0), 100);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+static struct kunit_case apmu_pmuv3_cases[] = {
+	KUNIT_CASE(model_w1s_w1c_pairs),
+	KUNIT_CASE(model_raz_wi_above_n),
+	KUNIT_CASE(probe_reads_identification),
+	KUNIT_CASE(probe_maps_pmceid),
+	KUNIT_CASE(reset_leaves_pmu_idle),
+	KUNIT_CASE(get_idx_allocation),
+	KUNIT_CASE(enable_disable_touch_one_counter),
+	KUNIT_CASE(cycle_counter_uses_pmccfiltr),
+	KUNIT_CASE(overflow_take_clears_only_ours),
+	KUNIT_CASE(evcnt_32bit_wrap_raises_overflow),
+	KUNIT_CASE(quiesce_stops_everything),
+	{}
+};
+
+static struct kunit_suite apmu_pmuv3_suite = {
+	.name = "apmu_pmuv3",
+	.test_cases = apmu_pmuv3_cases,
+};
+
+kunit_test_suite(apmu_pmuv3_suite);
+
+MODULE_DESCRIPTION("KUnit tests for apmu's PMUv3 counter logic");
+MODULE_LICENSE("GPL");
+MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);

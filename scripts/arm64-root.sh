@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unpack Debian's arm64 busybox-static and linux-perf (with the shared libraries perf links)
+# into a root directory for the VM's initramfs. The packages are downloaded with apt and
+# unpacked with dpkg-deb; nothing is installed on the host. Prints the root's path.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+pkgs=(
+	busybox-static linux-perf
+	libc6 libgcc-s1 libstdc++6 zlib1g liblzma5 libzstd1 libbz2-1.0 libcap2 libcrypt1
+	libelf1 libdw1 libnuma1 libslang2 libunwind8 libbabeltrace1 libglib2.0-0 libpcre2-8-0
+	libuuid1 libopencsd1 libperl5.36 libpython3.11 libexpat1 libffi8 libmount1 libselinux1
+	libblkid1
+)
+key=$( { printf '%s\n' "${pkgs[@]}"; cat "$0"; } | sha256sum | cut -c1-12)
+root=$APMU_CACHE/arm64-root-$key
+if [ -f "$root/.apmu-done" ]; then
+	echo "$root"
+	exit 0
+fi
+
+debs=$APMU_CACHE/debs
+mkdir -p "$debs"
+apmu_log "arm64 root: downloading ${#pkgs[@]} Debian arm64 packages"
+# apt's _apt user cannot write the cache: let it, rather than downloading unsandboxed.
+chown _apt "$debs" 2>/dev/null || true
+(cd "$debs" && apt-get download -q "${pkgs[@]/%/:arm64}" >"$debs/download.log" 2>&1) ||
+	apmu_die "apt-get download failed (is the arm64 architecture added? scripts/deps.sh)"
+
+rm -rf "$root"
+mkdir -p "$root"
+for p in "${pkgs[@]}"; do
+	deb=$(ls -t "$debs/${p}_"*_arm64.deb 2>/dev/null | head -n 1)
+	[ -n "$deb" ] || apmu_die "no .deb for $p"
+	dpkg-deb -x "$deb" "$root"
+done
+# Debian 12 is merged-/usr: the packages' /lib files belong in /usr/lib.
+for d in bin sbin lib; do
+	if [ -d "$root/$d" ] && [ ! -L "$root/$d" ]; then
+		mkdir -p "$root/usr/$d"
+		cp -a "$root/$d/." "$root/usr/$d/"
+		rm -rf "${root:?}/$d"
+	fi
+	ln -sfn "usr/$d" "$root/$d"
+done
+# perf runs no perl/python scripts and needs no iconv modules in the VM: keep it small.
+rm -rf "$root/usr/share/doc" "$root/usr/share/man" "$root/usr/share/locale" \
+	"$root/usr/include" "$root/usr/lib/aarch64-linux-gnu/gconv" \
+	"$root/usr/lib/aarch64-linux-gnu/perl" "$root/usr/lib/aarch64-linux-gnu/gio"
+
+# Every DT_NEEDED of perf must resolve inside the root, or perf would die in the VM.
+libdirs=("$root/usr/lib/aarch64-linux-gnu" "$root/usr/lib")
+missing=0
+declare -A seen=()
+queue=("$root/usr/bin/perf")
+while [ ${#queue[@]} -gt 0 ]; do
+	f=${queue[0]}
+	queue=("${queue[@]:1}")
+	for so in $(readelf -d "$f" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+		[ -n "${seen[$so]:-}" ] && continue
+		seen[$so]=1
+		hit=""
+		for d in "${libdirs[@]}"; do
+			[ -e "$d/$so" ] && { hit=$(readlink -f "$d/$so"); break; }
+		done
+		if [ -z "$hit" ]; then
+			echo "arm64 root: perf needs $so, not in the package list" >&2
+			missing=1
+		else
+			queue+=("$hit")
+		fi
+	done
+done
+[ $missing -eq 0 ] || apmu_die "add the packages providing the libraries above to $0"
+touch "$root/.apmu-done"
+apmu_log "arm64 root: $(du -sh "$root" | cut -f1) in $root"
+echo "$root"

@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Build (or reuse) the arm64 test kernel from Debian's linux-source-6.12 with
+# scripts/kconfig/apmu-test.config. Prints the build directory (the KDIR for modules).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+ver=$(apmu_kernel_version) || apmu_die "linux-source-6.12 is not installed (scripts/deps.sh)"
+src=$APMU_CACHE/src/linux-$ver
+out=$(apmu_kdir)
+frag=$APMU_TOP/scripts/kconfig/apmu-test.config
+mkdir -p "$APMU_CACHE/src"
+
+exec 9>"$APMU_CACHE/.kernel.lock"
+flock 9
+
+if [ -f "$out/.apmu-done" ]; then
+	apmu_log "kernel: reusing cached build $out"
+	echo "$out"
+	exit 0
+fi
+
+if [ ! -f "$src/Makefile" ]; then
+	apmu_log "kernel: unpacking linux-source $ver"
+	tmp=$(mktemp -d "$APMU_CACHE/src/unpack.XXXXXX")
+	tar -xJf /usr/src/linux-source-6.12.tar.xz -C "$tmp"
+	rm -rf "$src"
+	mv "$tmp/linux-source-6.12" "$src"
+	rmdir "$tmp"
+fi
+
+rm -rf "$out"
+mkdir -p "$out"
+apmu_log "kernel: configuring (allnoconfig + $(basename "$frag")) in $out"
+make -s -C "$src" O="$out" KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
+
+# Kconfig silently drops symbols whose dependencies are not met: insist on every line.
+bad=0
+while IFS= read -r line; do
+	case "$line" in ''|'#'*) continue ;; esac
+	grep -qxF -- "$line" "$out/.config" || { echo "kconfig: not honoured: $line" >&2; bad=1; }
+done <"$frag"
+[ $bad -eq 0 ] || apmu_die "the config fragment does not apply to linux-source $ver"
+
+apmu_log "kernel: building Image and modules ($(nproc) jobs; ~10-15 min cold)"
+make -s -C "$src" O="$out" -j"$(nproc)" Image modules >"$out/build.log" 2>&1 ||
+	{ tail -n 30 "$out/build.log" >&2; apmu_die "kernel build failed ($out/build.log)"; }
+make -s -C "$src" O="$out" -j"$(nproc)" INSTALL_HDR_PATH="$out/usr" headers_install >/dev/null
+touch "$out/.apmu-done"
+apmu_log "kernel: built $out"
+echo "$out"

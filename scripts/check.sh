@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: install what is missing, build the test kernel (cached), apmu.ko and the
+# tests, run the static checks, boot the VM, run kselftests + KUnit + lifecycle tests, and
+# end with 'N passed, N failed, N skipped'. Non-zero exit on any failure.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+t0=$(date +%s)
+bash "$APMU_TOP/scripts/deps.sh"
+"$APMU_TOP/scripts/build.sh" >/dev/null
+"$APMU_TOP/scripts/arm64-root.sh" >/dev/null
+
+out=$APMU_TOP/build
+mkdir -p "$out"
+hostlog=$out/host.log
+console=$out/console.log
+
+# Static checks on the host, as a TAP section of their own.
+{
+	echo "APMU-SECTION-BEGIN static"
+	echo "TAP version 13"
+	echo "1..2"
+	if bash "$APMU_TOP/scripts/checkpatch.sh" >"$out/checkpatch.log" 2>&1; then
+		echo "ok 1 checkpatch --strict clean"
+	else
+		echo "not ok 1 checkpatch --strict clean"
+		sed 's/^/# /' "$out/checkpatch.log" | head -n 40
+	fi
+	if bash "$APMU_TOP/scripts/sparse.sh" >"$out/sparse.log" 2>&1; then
+		echo "ok 2 sparse clean"
+	else
+		echo "not ok 2 sparse clean"
+		sed 's/^/# /' "$out/sparse.log" | head -n 40
+	fi
+	echo "APMU-SECTION-END static rc=0"
+} >"$hostlog"
+
+apmu_log "vm: booting the test VM (log: $console)"
+vmrc=0
+APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" --timeout 1800 \
+	"$APMU_TOP/scripts/vm/check-in-vm.sh" || vmrc=$?
+[ $vmrc -eq 124 ] && echo "the VM did not finish in time" >&2
+
+cat "$hostlog" "$console" >"$out/all.log"
+rc=0
+python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
+	static kselftest:apmu_pmu kunit:apmu_kunit lifecycle || rc=$?
+apmu_log "check took $(( $(date +%s) - t0 ))s"
+if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
+	echo "FAILED: console log kept in $console" >&2
+	exit 1
+fi

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# checkpatch.pl --strict --no-tree over every kernel C source and header of the module.
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+src=$APMU_CACHE/src/linux-$(apmu_kernel_version)
+[ -x "$src/scripts/checkpatch.pl" ] || apmu_die "no checkpatch.pl: run scripts/build-kernel.sh"
+cd "$APMU_TOP"
+mapfile -t files < <(find drivers include -name '*.[ch]' | sort)
+out=$(perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
+	--ignore FILE_PATH_CHANGES -f "${files[@]}" | grep -E 'ERROR|WARNING|CHECK' || true)
+if [ -n "$out" ]; then
+	echo "$out"
+	exit 1
+fi
+echo "checkpatch: ${#files[@]} files clean"
