@@ -43,12 +43,18 @@ APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" --timeout 1800 
 	"$APMU_TOP/scripts/vm/check-in-vm.sh" || vmrc=$?
 [ $vmrc -eq 124 ] && echo "the VM did not finish in time" >&2
 
-cat "$hostlog" "$console" >"$out/all.log"
+# Second boot: the in-tree driver owns the PMU; apmu must stand aside.
+console2=$out/console-intree.log
+apmu_log "vm: booting with the in-tree driver active (log: $console2)"
+APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --no-apmu --log "$console2" --timeout 600 \
+	"$APMU_TOP/scripts/vm/intree-in-vm.sh" || vmrc=$?
+
+cat "$hostlog" "$console" "$console2" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
-	static kselftest:apmu_pmu kunit:apmu_kunit lifecycle || rc=$?
+	static kselftest:apmu_pmu kunit:apmu_kunit lifecycle intree || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
-	echo "FAILED: console log kept in $console" >&2
+	echo "FAILED: console logs kept in $console and $console2" >&2
 	exit 1
 fi
