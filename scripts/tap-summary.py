@@ -126,8 +126,10 @@ def main():
     if boots == 0 or clean != boots:
         bad.append(f"{boots - clean} of {boots} VM boots did not finish their script with rc=0")
         print(f"VM: {clean} of {boots} boots finished their script with rc=0")
-    if bad and tf == 0:
+    if bad:
+        # a splat, an unfinished VM or a broken plan is a failure of the run: count it
         print("problems: " + "; ".join(bad))
+        tf += len(bad)
     print(f"{tp} passed, {tf} failed, {ts} skipped")
     return 1 if (tf or bad) else 0
 
