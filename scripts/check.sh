@@ -52,7 +52,8 @@ APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --no-apmu --log "$console2" --ti
 cat "$hostlog" "$console" "$console2" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
-	static kselftest:apmu_pmu kunit:apmu_kunit lifecycle intree || rc=$?
+	static kselftest:apmu_pmu perf kunit:apmu_kunit lifecycle \
+	kselftest:apmu_pmu:32bit intree || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
 	echo "FAILED: console logs kept in $console and $console2" >&2

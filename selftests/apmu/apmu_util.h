@@ -28,7 +28,7 @@ static inline int apmu_perf_open(struct perf_event_attr *attr, pid_t pid, int cp
 static inline int apmu_read_pmu_file(const struct apmu_pmu_info *pmu, const char *file,
 				     char *buf, size_t len)
 {
-	char path[256];
+	char path[512];
 	FILE *f;
 	size_t n;
 

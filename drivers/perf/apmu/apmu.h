@@ -9,6 +9,7 @@
 #ifndef __APMU_H
 #define __APMU_H
 
+#include <linux/bitfield.h>
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
@@ -100,8 +101,11 @@ struct apmu_cpu {
  * @name: PMU name in /sys/bus/event_source/devices/
  * @num_counters: implemented event counters, PMCR_EL0.N
  * @pmuver: ID_AA64DFR0_EL1.PMUVer
+ * @allow_lp: use PMCR_EL0.LP where implemented (the long_counters parameter)
  * @long_evcnt: event counters are 64-bit (PMUv3p5, PMCR_EL0.LP set)
- * @cnt_mask: counter indexes that exist: P<N-1:0> and C
+ * @has_icntr: the instruction counter PMICNTR_EL0 exists (FEAT_PMUv3_ICNTR)
+ * @pmmir: PMMIR_EL1 (slots, bus, threshold width), 0 before PMUv3p4
+ * @cnt_mask: counter indexes that exist: P<N-1:0>, C and, with @has_icntr, F0
  * @pmceid: PMCEID0/1 as one bitmap: bits 0-63 common events 0x0-0x3f,
  *	    bits 64-127 the 0x4000-0x403f range
  * @irq: the overflow interrupt (a per-CPU PPI), or 0
@@ -116,12 +120,22 @@ struct apmu_pmu {
 	const char *name;
 	unsigned int num_counters;
 	unsigned int pmuver;
+	bool allow_lp;
 	bool long_evcnt;
+	bool has_icntr;
+	u32 pmmir;
 	u64 cnt_mask;
 	DECLARE_BITMAP(pmceid, 128);
 	int irq;
 	struct hlist_node node;
 };
+
+/*
+ * hw_perf_event.flags bits: ARMPMU_EVT_64BIT and PERF_EVENT_FLAG_USER_READ_CNT are read by
+ * the arch's arch_perf_update_userpage(); APMU_HWF_CHAIN is ours: the event occupies a
+ * CHAIN pair, hw.idx and hw.idx + 1.
+ */
+#define APMU_HWF_CHAIN		BIT(8)
 
 static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 {
@@ -132,18 +146,29 @@ static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 void apmu_pmuv3_probe(struct apmu_pmu *pmu);
 void apmu_pmuv3_reset(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_pmuv3_quiesce(struct apmu_pmu *pmu);
-int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u16 evnum);
-u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx);
-void apmu_pmuv3_write_counter(struct apmu_pmu *pmu, int idx, u64 val);
-void apmu_pmuv3_enable(struct apmu_pmu *pmu, int idx, u64 evtype, bool irq);
-void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx);
+int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u64 evtype, bool chain);
+void apmu_pmuv3_put_idx(unsigned long *used, int idx, bool chained);
+u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx, bool chained);
+void apmu_pmuv3_write_counter(struct apmu_pmu *pmu, int idx, bool chained, u64 val);
+void apmu_pmuv3_enable(struct apmu_pmu *pmu, int idx, bool chained, u64 evtype, bool irq);
+void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx, bool chained);
 u64 apmu_pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned long *used);
-bool apmu_pmuv3_counter_is_64bit(struct apmu_pmu *pmu, int idx);
+bool apmu_pmuv3_counter_is_64bit(struct apmu_pmu *pmu, int idx, bool chained);
+
+/* events.c: attribute to event number */
+bool apmu_event_implemented(struct apmu_pmu *pmu, u16 evnum);
+int apmu_map_event(struct apmu_pmu *pmu, struct perf_event *event);
 
 /* core.c: perf glue */
 void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner);
 irqreturn_t apmu_handle_irq(int irq, void *dev_id);
 u64 apmu_event_update(struct perf_event *event);
+
+/* The largest PMEVTYPER.TH value: 2^PMMIR.THWIDTH - 1, 0 without FEAT_PMUv3_TH */
+static inline u32 apmu_threshold_max(struct apmu_pmu *pmu)
+{
+	return (1U << FIELD_GET(APMU_PMMIR_THWIDTH, pmu->pmmir)) - 1;
+}
 
 /* sysfs.c */
 extern const struct attribute_group *apmu_attr_groups[];

@@ -3,7 +3,9 @@
  * apmu: perf_event glue. event_init validates everything once; add/del/start/stop/read
  * and the interrupt only touch the current CPU's &struct apmu_cpu and registers.
  */
+#include <linux/bitfield.h>
 #include <linux/bitmap.h>
+#include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
 #include <asm/virt.h>
@@ -13,16 +15,23 @@
 /* config1 fields, in the in-tree armv8_pmuv3 positions (see format/) */
 #define APMU_CFG1_LONG		BIT_ULL(0)
 #define APMU_CFG1_RDPMC		BIT_ULL(1)
-#define APMU_CFG_EVENT		GENMASK_ULL(15, 0)
+#define APMU_CFG1_TH_COUNT	BIT_ULL(2)
+#define APMU_CFG1_TH_COMPARE	GENMASK_ULL(4, 3)
+#define APMU_CFG1_THRESHOLD	GENMASK_ULL(16, 5)
+#define APMU_CFG1_TH_ALL	GENMASK_ULL(16, 2)
 
-static const u16 apmu_hw_map[PERF_COUNT_HW_MAX] = {
-	[PERF_COUNT_HW_CPU_CYCLES] = APMU_EV_CPU_CYCLES,
-	[PERF_COUNT_HW_INSTRUCTIONS] = APMU_EV_INST_RETIRED,
-};
+/*
+ * Test aid: the value 32-bit event counters start from, so a test reaches the overflow
+ * interrupt path after a few instructions instead of 2^32. Counts are unaffected.
+ */
+static uint test_counter_start;
+module_param(test_counter_start, uint, 0644);
+MODULE_PARM_DESC(test_counter_start,
+		 "test aid: start value of 32-bit event counters (default 0)");
 
-static inline u16 apmu_evnum(struct perf_event *event)
+static inline bool apmu_chained(struct hw_perf_event *hwc)
 {
-	return event->hw.config_base & APMU_EVTYPE_EVENT;
+	return hwc->flags & APMU_HWF_CHAIN;
 }
 
 static inline u64 apmu_counter_mask(struct hw_perf_event *hwc)
@@ -46,7 +55,7 @@ u64 apmu_event_update(struct perf_event *event)
 
 	do {
 		prev = local64_read(&hwc->prev_count);
-		now = apmu_pmuv3_read_counter(pmu, hwc->idx);
+		now = apmu_pmuv3_read_counter(pmu, hwc->idx, apmu_chained(hwc));
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
 	local64_add((now - prev) & apmu_counter_mask(hwc), &event->count);
@@ -63,13 +72,13 @@ static void apmu_start(struct perf_event *event, int flags)
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
 	bool wide = hwc->flags & ARMPMU_EVT_64BIT;
+	u64 start = wide ? 0 : READ_ONCE(test_counter_start);
 
 	hwc->state = 0;
-	/* Counting from zero: prev_count matches the value written */
-	local64_set(&hwc->prev_count, 0);
-	apmu_pmuv3_write_counter(pmu, hwc->idx, 0);
+	local64_set(&hwc->prev_count, start);
+	apmu_pmuv3_write_counter(pmu, hwc->idx, apmu_chained(hwc), start);
 	/* A 64-bit counter never wraps in practice; a 32-bit one needs its overflow IRQ */
-	apmu_pmuv3_enable(pmu, hwc->idx, hwc->config_base, !wide);
+	apmu_pmuv3_enable(pmu, hwc->idx, apmu_chained(hwc), hwc->config_base, !wide);
 }
 
 static void apmu_stop(struct perf_event *event, int flags)
@@ -79,9 +88,15 @@ static void apmu_stop(struct perf_event *event, int flags)
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
-	apmu_pmuv3_disable(pmu, hwc->idx);
+	apmu_pmuv3_disable(pmu, hwc->idx, apmu_chained(hwc));
 	apmu_event_update(event);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+/* A 64-bit count was asked for (config1 "long") and event counters are only 32-bit. */
+static inline bool apmu_wants_chain(struct apmu_pmu *pmu, struct perf_event *event)
+{
+	return (event->attr.config1 & APMU_CFG1_LONG) && !pmu->long_evcnt;
 }
 
 static int apmu_add(struct perf_event *event, int flags)
@@ -89,21 +104,25 @@ static int apmu_add(struct perf_event *event, int flags)
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
 	struct hw_perf_event *hwc = &event->hw;
+	bool chained;
 	int idx;
 
 	/* A task event can be scheduled on any CPU; only count on ours */
 	if (!cpumask_test_cpu(smp_processor_id(), &pmu->supported_cpus))
 		return -ENOENT;
 
-	idx = apmu_pmuv3_get_idx(pmu, cpu->used, apmu_evnum(event));
+	idx = apmu_pmuv3_get_idx(pmu, cpu->used, hwc->config_base,
+				 apmu_wants_chain(pmu, event));
 	if (idx < 0)
 		return idx;
 
+	chained = idx < APMU_MAX_EVCNT && apmu_wants_chain(pmu, event);
 	hwc->idx = idx;
-	if (apmu_pmuv3_counter_is_64bit(pmu, idx))
+	hwc->flags &= ~(ARMPMU_EVT_64BIT | APMU_HWF_CHAIN);
+	if (chained)
+		hwc->flags |= APMU_HWF_CHAIN;
+	if (apmu_pmuv3_counter_is_64bit(pmu, idx, chained))
 		hwc->flags |= ARMPMU_EVT_64BIT;
-	else
-		hwc->flags &= ~ARMPMU_EVT_64BIT;
 	cpu->events[idx] = event;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
@@ -120,7 +139,7 @@ static void apmu_del(struct perf_event *event, int flags)
 
 	apmu_stop(event, PERF_EF_UPDATE);
 	cpu->events[hwc->idx] = NULL;
-	__clear_bit(hwc->idx, cpu->used);
+	apmu_pmuv3_put_idx(cpu->used, hwc->idx, apmu_chained(hwc));
 	hwc->idx = -1;
 	perf_event_update_userpage(event);
 }
@@ -171,10 +190,18 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	for_each_set_bit(idx, &ovs, APMU_NR_IDX) {
 		struct perf_event *event = cpu->events[idx];
 
+		/* the odd half of a CHAIN pair has no event of its own */
 		if (event)
 			apmu_event_update(event);
 	}
 	return IRQ_HANDLED;
+}
+
+/* Could @event be placed on the counters @used leaves free? Takes them if so. */
+static bool apmu_fits(struct apmu_pmu *pmu, unsigned long *used, struct perf_event *event)
+{
+	return apmu_pmuv3_get_idx(pmu, used, event->hw.config_base,
+				  apmu_wants_chain(pmu, event)) >= 0;
 }
 
 /* Leader and siblings must fit on the counters together, or the group can never run. */
@@ -189,18 +216,17 @@ static int apmu_validate_group(struct perf_event *event)
 		return 0;
 	if (leader->pmu != event->pmu && !is_software_event(leader))
 		goto spans_pmus;
-	if (leader->pmu == event->pmu &&
-	    apmu_pmuv3_get_idx(pmu, used, apmu_evnum(leader)) < 0)
+	if (leader->pmu == event->pmu && !apmu_fits(pmu, used, leader))
 		goto too_big;
 	for_each_sibling_event(sibling, leader) {
 		if (is_software_event(sibling))
 			continue;
 		if (sibling->pmu != event->pmu)
 			goto spans_pmus;
-		if (apmu_pmuv3_get_idx(pmu, used, apmu_evnum(sibling)) < 0)
+		if (!apmu_fits(pmu, used, sibling))
 			goto too_big;
 	}
-	if (apmu_pmuv3_get_idx(pmu, used, apmu_evnum(event)) < 0)
+	if (!apmu_fits(pmu, used, event))
 		goto too_big;
 	return 0;
 
@@ -213,22 +239,77 @@ too_big:
 	return -EINVAL;
 }
 
-/* Map the perf exclusion flags to PMEVTYPER/PMCCFILTR filter bits. */
+/*
+ * Map the perf exclusion flags to PMEVTYPER/PMCCFILTR filter bits: U (EL0), P (EL1) and
+ * NSH (EL2). Which EL the kernel runs at decides what "kernel" and "hypervisor" mean:
+ *  - VHE (kernel at EL2): we are the hypervisor, exclude_hv has nothing to act on; the
+ *    host kernel is EL2 (NSH), guests' kernels are EL1 (P);
+ *  - kernel at EL1: EL2, if implemented, is the hypervisor (NSH), as in-tree.
+ * Separating a guest's EL0/EL1 from the host's needs KVM to switch the filters on guest
+ * entry (kvm_set_pmu_events()), which is not available to modules: guest-only counting is
+ * refused rather than silently counted wrong.
+ */
 static int apmu_event_filter(struct apmu_pmu *pmu, struct perf_event *event, u64 *filt)
 {
 	struct perf_event_attr *attr = &event->attr;
+	u64 f = 0;
 
-	*filt = 0;
+	if (attr->exclude_idle) {
+		dev_dbg(pmu->dev, "exclude_idle: the PMU cannot tell idle from busy\n");
+		return -EOPNOTSUPP;
+	}
+	if (attr->exclude_host && !attr->exclude_guest && !is_kernel_in_hyp_mode()) {
+		dev_dbg(pmu->dev, "guest-only counting needs KVM's filter switching\n");
+		return -EOPNOTSUPP;
+	}
+
 	if (attr->exclude_user)
-		*filt |= APMU_FILT_U;
+		f |= APMU_FILT_U;
 	if (attr->exclude_kernel)
-		*filt |= APMU_FILT_P;
-	/*
-	 * The kernel runs at EL2 under VHE: counting it then needs NSH; at EL1 it needs only
-	 * a clear P. EL2 (a hypervisor) is counted only when the kernel is the hypervisor.
-	 */
-	if (is_kernel_in_hyp_mode() && !attr->exclude_kernel)
-		*filt |= APMU_FILT_NSH;
+		f |= APMU_FILT_P;
+
+	if (is_kernel_in_hyp_mode()) {
+		/* host kernel at EL2; guests' kernels at EL1 */
+		if (!attr->exclude_kernel && !attr->exclude_host)
+			f |= APMU_FILT_NSH;
+		if (attr->exclude_guest)
+			f |= APMU_FILT_P;
+		if (attr->exclude_host)
+			f |= APMU_FILT_U;
+	} else if (!attr->exclude_hv && !attr->exclude_host) {
+		/* EL2 is the hypervisor; NSH is RES0 where EL2 is not implemented */
+		f |= APMU_FILT_NSH;
+	}
+
+	*filt = f;
+	return 0;
+}
+
+/* Threshold counting (FEAT_PMUv3_TH): PMEVTYPER.TH and .TC from the config1 fields. */
+static int apmu_event_threshold(struct apmu_pmu *pmu, struct perf_event *event, u64 *th)
+{
+	u64 cfg1 = event->attr.config1;
+	u32 threshold = FIELD_GET(APMU_CFG1_THRESHOLD, cfg1);
+	u32 control = FIELD_GET(APMU_CFG1_TH_COMPARE, cfg1) << 1 |
+		      FIELD_GET(APMU_CFG1_TH_COUNT, cfg1);
+
+	*th = 0;
+	if (!(cfg1 & APMU_CFG1_TH_ALL))
+		return 0;
+	if (!apmu_threshold_max(pmu)) {
+		dev_dbg(pmu->dev, "threshold fields set but PMMIR_EL1.THWIDTH is 0\n");
+		return -EINVAL;
+	}
+	if (!threshold) {
+		dev_dbg(pmu->dev, "threshold_compare/threshold_count need a threshold\n");
+		return -EINVAL;
+	}
+	if (threshold > apmu_threshold_max(pmu)) {
+		dev_dbg(pmu->dev, "threshold %u above threshold_max %u\n", threshold,
+			apmu_threshold_max(pmu));
+		return -EINVAL;
+	}
+	*th = FIELD_PREP(APMU_EVTYPE_TH, threshold) | FIELD_PREP(APMU_EVTYPE_TC, control);
 	return 0;
 }
 
@@ -237,31 +318,20 @@ static int apmu_event_init(struct perf_event *event)
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct perf_event_attr *attr = &event->attr;
 	struct hw_perf_event *hwc = &event->hw;
-	u64 evnum, filt;
+	u64 evnum, filt, th;
 	int ret;
 
-	if (attr->type == PERF_TYPE_HARDWARE) {
-		/* Also reached with the extended type: perf core has stripped config[63:32] */
-		if (attr->config >= PERF_COUNT_HW_MAX || !apmu_hw_map[attr->config])
-			return -ENOENT;
-		evnum = apmu_hw_map[attr->config];
-	} else if (attr->type == PERF_TYPE_RAW || attr->type == event->pmu->type) {
-		if (attr->config & ~APMU_CFG_EVENT) {
-			dev_dbg(pmu->dev, "config 0x%llx sets bits outside event=config:0-15\n",
-				attr->config);
-			return -EINVAL;
-		}
-		evnum = attr->config;
-	} else {
-		return -ENOENT;
-	}
+	ret = apmu_map_event(pmu, event);
+	if (ret < 0)
+		return ret;
+	evnum = ret;
 
 	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, &pmu->supported_cpus)) {
 		dev_dbg(pmu->dev, "CPU%d is not one of this PMU's CPUs\n", event->cpu);
 		return -ENOENT;
 	}
-	if (attr->config1 & ~(APMU_CFG1_LONG | APMU_CFG1_RDPMC)) {
-		dev_dbg(pmu->dev, "config1 0x%llx sets bits outside long/rdpmc\n",
+	if (attr->config1 & ~(APMU_CFG1_LONG | APMU_CFG1_RDPMC | APMU_CFG1_TH_ALL)) {
+		dev_dbg(pmu->dev, "config1 0x%llx sets bits outside the format/ fields\n",
 			attr->config1);
 		return -EINVAL;
 	}
@@ -289,10 +359,13 @@ static int apmu_event_init(struct perf_event *event)
 	ret = apmu_event_filter(pmu, event, &filt);
 	if (ret)
 		return ret;
+	ret = apmu_event_threshold(pmu, event, &th);
+	if (ret)
+		return ret;
 
 	hwc->idx = -1;
 	hwc->flags = 0;
-	hwc->config_base = evnum | filt;
+	hwc->config_base = evnum | filt | th;
 
 	return apmu_validate_group(event);
 }

@@ -17,6 +17,11 @@
 
 static enum cpuhp_state apmu_hp_state;
 
+static bool long_counters = true;
+module_param(long_counters, bool, 0444);
+MODULE_PARM_DESC(long_counters,
+		 "use 64-bit event counters (PMCR_EL0.LP) where the PMU has them (default Y)");
+
 /* Per microarchitecture names, as the in-tree driver uses for its PMU, with our prefix. */
 static const struct of_device_id apmu_of_match[] = {
 	{ .compatible = "arm,armv8-pmuv3",		.data = "apmu_armv8_pmuv3" },
@@ -93,6 +98,7 @@ static int apmu_probe(struct platform_device *pdev)
 		return -ENOMEM;
 	pmu->dev = dev;
 	pmu->regs = &apmu_sysregs;
+	pmu->allow_lp = long_counters;
 	pmu->name = of_device_get_match_data(dev);
 	platform_set_drvdata(pdev, pmu);
 

@@ -34,8 +34,15 @@ void apmu_pmuv3_probe(struct apmu_pmu *pmu)
 		pmu->num_counters = APMU_MAX_EVCNT;
 	/* PMCR_EL0.LP exists from PMUv3p5: event counters then overflow at 64 bits */
 	pmu->long_evcnt = pmu->pmuver >= APMU_PMUVER_V3P5 &&
-			  pmu->pmuver != APMU_PMUVER_IMP_DEF;
+			  pmu->pmuver != APMU_PMUVER_IMP_DEF && pmu->allow_lp;
+	pmu->has_icntr = FIELD_GET(APMU_DFR1_PMICNTR, rd(pmu, APMU_R_DFR1)) != 0;
 	pmu->cnt_mask = GENMASK_ULL(pmu->num_counters, 0) >> 1 | APMU_CNT_BIT_C;
+	if (pmu->has_icntr)
+		pmu->cnt_mask |= APMU_CNT_BIT_F0;
+	/* PMMIR_EL1 exists from PMUv3p4 (PMUVer 5); 0xf is an IMPLEMENTATION DEFINED PMU */
+	pmu->pmmir = 0;
+	if (pmu->pmuver >= APMU_PMUVER_V3P4 && pmu->pmuver != APMU_PMUVER_IMP_DEF)
+		pmu->pmmir = lower_32_bits(rd(pmu, APMU_R_PMMIR));
 
 	/*
 	 * PMCEID0/1_EL0 bits [31:0] describe events 0x00-0x3f, bits [63:32] (PMUv3p1) the
@@ -97,21 +104,47 @@ void apmu_pmuv3_quiesce(struct apmu_pmu *pmu)
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_quiesce);
 
+/* The PMCNTEN/PMINTEN/PMOVS bits of a counter, or of both halves of a CHAIN pair. */
+static inline u64 apmu_cnt_bits(int idx, bool chained)
+{
+	return chained ? BIT_ULL(idx) | BIT_ULL(idx + 1) : BIT_ULL(idx);
+}
+
 /**
  * apmu_pmuv3_get_idx() - pick a free counter for an event
  * @pmu: instance
- * @used: counter indexes in use; the chosen one is set
- * @evnum: the event number
+ * @used: counter indexes in use; the chosen ones are set
+ * @evtype: the PMEVTYPER value the event needs (event number, filters, threshold)
+ * @chain: a 64-bit count is needed on 32-bit event counters: take a CHAIN pair
  *
- * CPU_CYCLES prefers the dedicated PMCCNTR; everything else takes the lowest free event
- * counter. Return: the counter index, or -EAGAIN when none is free.
+ * CPU_CYCLES prefers the dedicated PMCCNTR and INST_RETIRED the instruction counter
+ * PMICNTR (FEAT_PMUv3_ICNTR): both are 64-bit, so no pair is needed there. They have no
+ * threshold fields, so a threshold event always takes an event counter. A CHAIN pair is an
+ * even counter (the event) and the odd one above it, which counts its overflows.
+ * Return: the counter index (the even one of a pair), or -EAGAIN when none is free.
  */
-int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u16 evnum)
+int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u64 evtype, bool chain)
 {
+	u16 evnum = evtype & APMU_EVTYPE_EVENT;
+	bool fixed_ok = !(evtype & (APMU_EVTYPE_TH | APMU_EVTYPE_TC));
 	unsigned int idx;
 
-	if (evnum == APMU_EV_CPU_CYCLES && !test_and_set_bit(APMU_IDX_CYCLE, used))
+	if (fixed_ok && evnum == APMU_EV_CPU_CYCLES && !test_and_set_bit(APMU_IDX_CYCLE, used))
 		return APMU_IDX_CYCLE;
+	if (fixed_ok && evnum == APMU_EV_INST_RETIRED && pmu->has_icntr &&
+	    !test_and_set_bit(APMU_IDX_INSTR, used))
+		return APMU_IDX_INSTR;
+
+	if (chain) {
+		for (idx = 0; idx + 1 < pmu->num_counters; idx += 2) {
+			if (test_bit(idx, used) || test_bit(idx + 1, used))
+				continue;
+			__set_bit(idx, used);
+			__set_bit(idx + 1, used);
+			return idx;
+		}
+		return -EAGAIN;
+	}
 
 	idx = find_first_zero_bit(used, pmu->num_counters);
 	if (idx >= pmu->num_counters)
@@ -122,73 +155,123 @@ int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u16 evnum)
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_get_idx);
 
 /**
+ * apmu_pmuv3_put_idx() - release what apmu_pmuv3_get_idx() took
+ * @used: counter indexes in use
+ * @idx: the index it returned
+ * @chained: it was a CHAIN pair
+ */
+void apmu_pmuv3_put_idx(unsigned long *used, int idx, bool chained)
+{
+	__clear_bit(idx, used);
+	if (chained)
+		__clear_bit(idx + 1, used);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_put_idx);
+
+/**
  * apmu_pmuv3_counter_is_64bit() - whether a counter overflows at 64 bits
  * @pmu: instance
  * @idx: counter index
+ * @chained: @idx is the low half of a CHAIN pair
  *
- * PMCCNTR does with PMCR.LC (always set by apmu); event counters do with PMCR.LP, which
- * exists from PMUv3p5.
+ * PMCCNTR does with PMCR.LC (always set by apmu), PMICNTR always, a CHAIN pair as a whole,
+ * and event counters with PMCR.LP, which exists from PMUv3p5.
  */
-bool apmu_pmuv3_counter_is_64bit(struct apmu_pmu *pmu, int idx)
+bool apmu_pmuv3_counter_is_64bit(struct apmu_pmu *pmu, int idx, bool chained)
 {
-	return idx == APMU_IDX_CYCLE || pmu->long_evcnt;
+	return idx >= APMU_IDX_CYCLE || chained || pmu->long_evcnt;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_counter_is_64bit);
 
-u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx)
+u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx, bool chained)
 {
+	const struct apmu_regs *r = pmu->regs;
+	u64 hi, lo;
+
 	if (idx == APMU_IDX_CYCLE)
 		return rd(pmu, APMU_R_PMCCNTR);
-	return pmu->regs->read(APMU_R_PMEVCNTR, idx);
+	if (idx == APMU_IDX_INSTR)
+		return rd(pmu, APMU_R_PMICNTR);
+	if (!chained)
+		return r->read(APMU_R_PMEVCNTR, idx);
+	/* The low half may carry into the high half between the two reads: re-read */
+	hi = r->read(APMU_R_PMEVCNTR, idx + 1);
+	do {
+		lo = r->read(APMU_R_PMEVCNTR, idx);
+		lo |= hi << 32;
+		hi = r->read(APMU_R_PMEVCNTR, idx + 1);
+	} while (upper_32_bits(lo) != lower_32_bits(hi));
+	return lo;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_read_counter);
 
-void apmu_pmuv3_write_counter(struct apmu_pmu *pmu, int idx, u64 val)
+void apmu_pmuv3_write_counter(struct apmu_pmu *pmu, int idx, bool chained, u64 val)
 {
-	if (idx == APMU_IDX_CYCLE)
+	const struct apmu_regs *r = pmu->regs;
+
+	if (idx == APMU_IDX_CYCLE) {
 		wr(pmu, APMU_R_PMCCNTR, val);
-	else
-		pmu->regs->write(APMU_R_PMEVCNTR, idx, val);
+	} else if (idx == APMU_IDX_INSTR) {
+		wr(pmu, APMU_R_PMICNTR, val);
+	} else if (chained) {
+		r->write(APMU_R_PMEVCNTR, idx, lower_32_bits(val));
+		r->write(APMU_R_PMEVCNTR, idx + 1, upper_32_bits(val));
+	} else {
+		r->write(APMU_R_PMEVCNTR, idx, val);
+	}
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_write_counter);
 
 /**
- * apmu_pmuv3_enable() - program and enable one counter
+ * apmu_pmuv3_enable() - program and enable one counter (or CHAIN pair)
  * @pmu: instance
  * @idx: counter index
- * @evtype: PMEVTYPER value (event number and filter bits); for PMCCNTR only the filter
- *	    bits go to PMCCFILTR, whose event field is RES0
- * @irq: also enable its overflow interrupt (PMINTENSET)
+ * @chained: @idx and @idx + 1 form a CHAIN pair
+ * @evtype: PMEVTYPER value (event number, filters, threshold). PMCCFILTR and PMICFILTR
+ *	    take only the filter bits: their counters' events are fixed
+ * @irq: also enable the overflow interrupt (PMINTENSET); of a pair, the odd counter's,
+ *	 which overflows when the 64-bit count does
  *
- * The type is written before the enable so the counter never counts the previous event.
+ * The types are written before the enable so the counter never counts a previous event.
+ * A pair is enabled with one PMCNTENSET write, so neither half runs without the other.
  */
-void apmu_pmuv3_enable(struct apmu_pmu *pmu, int idx, u64 evtype, bool irq)
+void apmu_pmuv3_enable(struct apmu_pmu *pmu, int idx, bool chained, u64 evtype, bool irq)
 {
-	if (idx == APMU_IDX_CYCLE)
+	const struct apmu_regs *r = pmu->regs;
+
+	if (idx == APMU_IDX_CYCLE) {
 		wr(pmu, APMU_R_PMCCFILTR, evtype & APMU_FILT_MASK);
-	else
-		pmu->regs->write(APMU_R_PMEVTYPER, idx, evtype);
+	} else if (idx == APMU_IDX_INSTR) {
+		wr(pmu, APMU_R_PMICFILTR, evtype & APMU_FILT_MASK);
+	} else {
+		r->write(APMU_R_PMEVTYPER, idx, evtype);
+		/* CHAIN counts overflows of counter idx at the ELs its own filter allows */
+		if (chained)
+			r->write(APMU_R_PMEVTYPER, idx + 1,
+				 APMU_EV_CHAIN | (evtype & APMU_FILT_MASK));
+	}
 	if (irq)
-		wr(pmu, APMU_R_PMINTENSET, BIT_ULL(idx));
-	wr(pmu, APMU_R_PMCNTENSET, BIT_ULL(idx));
+		wr(pmu, APMU_R_PMINTENSET, BIT_ULL(chained ? idx + 1 : idx));
+	wr(pmu, APMU_R_PMCNTENSET, apmu_cnt_bits(idx, chained));
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_enable);
 
 /**
- * apmu_pmuv3_disable() - disable one counter, its interrupt and its overflow flag
+ * apmu_pmuv3_disable() - disable a counter (or pair), its interrupt and overflow flags
  * @pmu: instance
  * @idx: counter index
+ * @chained: @idx and @idx + 1 form a CHAIN pair
  *
- * PMINTENCLR and PMOVSCLR are W1C: writing the one bit leaves other counters alone. The
- * flag is cleared so a stale overflow cannot raise an interrupt for the next user.
+ * PMCNTENCLR, PMINTENCLR and PMOVSCLR are W1C: writing our bits leaves other counters
+ * alone. The flags are cleared so a stale overflow cannot interrupt the next user.
  */
-void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx)
+void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx, bool chained)
 {
-	u64 bit = BIT_ULL(idx);
+	u64 bits = apmu_cnt_bits(idx, chained);
 
-	wr(pmu, APMU_R_PMCNTENCLR, bit);
-	wr(pmu, APMU_R_PMINTENCLR, bit);
-	wr(pmu, APMU_R_PMOVSCLR, bit);
+	wr(pmu, APMU_R_PMCNTENCLR, bits);
+	wr(pmu, APMU_R_PMINTENCLR, bits);
+	wr(pmu, APMU_R_PMOVSCLR, bits);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_disable);
 

@@ -30,17 +30,81 @@ static const struct attribute_group apmu_common_group = {
 PMU_FORMAT_ATTR(event, "config:0-15");
 PMU_FORMAT_ATTR(long, "config1:0");
 PMU_FORMAT_ATTR(rdpmc, "config1:1");
+PMU_FORMAT_ATTR(threshold_count, "config1:2");
+PMU_FORMAT_ATTR(threshold_compare, "config1:3-4");
+PMU_FORMAT_ATTR(threshold, "config1:5-16");
 
 static struct attribute *apmu_format_attrs[] = {
 	&format_attr_event.attr,
 	&format_attr_long.attr,
 	&format_attr_rdpmc.attr,
+	&format_attr_threshold_count.attr,
+	&format_attr_threshold_compare.attr,
+	&format_attr_threshold.attr,
 	NULL,
 };
+
+/* The threshold fields exist only with FEAT_PMUv3_TH (PMMIR_EL1.THWIDTH != 0). */
+static umode_t apmu_format_visible(struct kobject *kobj, struct attribute *attr, int unused)
+{
+	struct apmu_pmu *pmu = to_apmu(dev_get_drvdata(kobj_to_dev(kobj)));
+
+	if (attr == &format_attr_threshold_count.attr ||
+	    attr == &format_attr_threshold_compare.attr ||
+	    attr == &format_attr_threshold.attr)
+		return apmu_threshold_max(pmu) ? attr->mode : 0;
+	return attr->mode;
+}
 
 static const struct attribute_group apmu_format_group = {
 	.name = "format",
 	.attrs = apmu_format_attrs,
+	.is_visible = apmu_format_visible,
+};
+
+/* caps/: what this PMU has, for tools and people (the first four as in-tree) */
+#define APMU_CAP_ATTR(_name, _fmt, _expr)					\
+static ssize_t _name##_show(struct device *dev, struct device_attribute *attr,	\
+			    char *buf)						\
+{										\
+	struct apmu_pmu *pmu = to_apmu(dev_get_drvdata(dev));			\
+										\
+	return sysfs_emit(buf, _fmt "\n", _expr);				\
+}										\
+static DEVICE_ATTR_RO(_name)
+
+static u32 apmu_bus_width(struct apmu_pmu *pmu)
+{
+	u32 w = FIELD_GET(APMU_PMMIR_BUS_WIDTH, pmu->pmmir);
+
+	/* Encoded as log2(bytes) + 1; values below 3 or above 12 are reserved */
+	return w > 2 && w < 13 ? 1U << (w - 1) : 0;
+}
+
+APMU_CAP_ATTR(slots, "0x%08lx", FIELD_GET(APMU_PMMIR_SLOTS, pmu->pmmir));
+APMU_CAP_ATTR(bus_slots, "0x%08lx", FIELD_GET(APMU_PMMIR_BUS_SLOTS, pmu->pmmir));
+APMU_CAP_ATTR(bus_width, "0x%08x", apmu_bus_width(pmu));
+APMU_CAP_ATTR(threshold_max, "0x%08x", apmu_threshold_max(pmu));
+APMU_CAP_ATTR(counters, "%u", pmu->num_counters);
+APMU_CAP_ATTR(pmu_version, "0x%x", pmu->pmuver);
+APMU_CAP_ATTR(instruction_counter, "%d", pmu->has_icntr);
+APMU_CAP_ATTR(long_counters, "%d", pmu->long_evcnt);
+
+static struct attribute *apmu_caps_attrs[] = {
+	&dev_attr_slots.attr,
+	&dev_attr_bus_slots.attr,
+	&dev_attr_bus_width.attr,
+	&dev_attr_threshold_max.attr,
+	&dev_attr_counters.attr,
+	&dev_attr_pmu_version.attr,
+	&dev_attr_instruction_counter.attr,
+	&dev_attr_long_counters.attr,
+	NULL,
+};
+
+static const struct attribute_group apmu_caps_group = {
+	.name = "caps",
+	.attrs = apmu_caps_attrs,
 };
 
 static ssize_t apmu_event_show(struct device *dev, struct device_attribute *attr, char *buf)
@@ -152,13 +216,8 @@ static umode_t apmu_event_visible(struct kobject *kobj, struct attribute *attr, 
 	struct apmu_pmu *pmu = to_apmu(dev_get_drvdata(kobj_to_dev(kobj)));
 	struct perf_pmu_events_attr *ev =
 		container_of(attr, struct perf_pmu_events_attr, attr.attr);
-	u64 id = ev->id;
 
-	if (id < 0x40)
-		return test_bit(id, pmu->pmceid) ? attr->mode : 0;
-	if (id >= 0x4000 && id < 0x4040)
-		return test_bit(64 + (id - 0x4000), pmu->pmceid) ? attr->mode : 0;
-	return 0;
+	return apmu_event_implemented(pmu, ev->id) ? attr->mode : 0;
 }
 
 static const struct attribute_group apmu_events_group = {
@@ -171,5 +230,6 @@ const struct attribute_group *apmu_attr_groups[] = {
 	&apmu_common_group,
 	&apmu_format_group,
 	&apmu_events_group,
+	&apmu_caps_group,
 	NULL,
 };

@@ -178,23 +178,33 @@ const struct apmu_regs apmu_model_regs = {
 	.write = model_write,
 };
 
-/* Add @count to a counter that overflows at 2^32 or 2^64, raising its PMOVS bit. */
-static void model_add(struct apmu_model *m, u64 *cnt, bool wide, unsigned int bit, u64 count)
+/*
+ * Add @count to a counter that overflows at 2^32 or 2^64, raising its PMOVS bit.
+ * Return: how many times bits [31:0] wrapped, which a CHAIN counter above counts.
+ */
+static u64 model_add(struct apmu_model *m, u64 *cnt, bool wide, unsigned int bit, u64 count)
 {
 	u64 old = *cnt;
+	u64 wraps = (lower_32_bits(old) + count) >> 32;
 
+	*cnt = old + count;
 	if (wide) {
-		*cnt = old + count;
 		if (*cnt < old)
 			m->ovs |= BIT_ULL(bit);
-		return;
+		return wraps;
 	}
-	/* 32-bit overflow: bits [31:0] wrap (a 64-bit counter keeps its upper half) */
-	*cnt = old + count;
-	if (lower_32_bits(old) + count > U32_MAX)
+	/* 32-bit overflow: bits [31:0] wrap (a 64-bit register keeps its upper half) */
+	if (wraps)
 		m->ovs |= BIT_ULL(bit);
 	if (!long_evcnt(m) && bit != APMU_IDX_CYCLE)
 		*cnt &= U32_MAX;
+	return wraps;
+}
+
+static bool model_is_chain(const struct apmu_model *m, unsigned int i)
+{
+	return i < m->n && (m->cnten & BIT_ULL(i)) &&
+	       (m->evtyper[i] & APMU_EVTYPE_EVENT) == APMU_EV_CHAIN;
 }
 
 /**
@@ -203,17 +213,24 @@ static void model_add(struct apmu_model *m, u64 *cnt, bool wide, unsigned int bi
  * @evnum: event number; CPU_CYCLES also advances PMCCNTR, INST_RETIRED also PMICNTR
  * @count: occurrences
  *
- * Only counters enabled in PMCNTENSET count, and only while PMCR.E is set.
+ * Only counters enabled in PMCNTENSET count, and only while PMCR.E is set. An odd counter
+ * programmed with CHAIN counts the 32-bit overflows of the even counter below it.
  */
 void apmu_model_count(struct apmu_model *m, u16 evnum, u64 count)
 {
+	bool lp = m->pmcr & APMU_PMCR_LP;
 	unsigned int i;
+	u64 wraps;
 
 	if (!(m->pmcr & APMU_PMCR_E))
 		return;
-	for (i = 0; i < m->n; i++)
-		if ((m->cnten & BIT_ULL(i)) && (m->evtyper[i] & APMU_EVTYPE_EVENT) == evnum)
-			model_add(m, &m->evcntr[i], !!(m->pmcr & APMU_PMCR_LP), i, count);
+	for (i = 0; i < m->n; i++) {
+		if (!(m->cnten & BIT_ULL(i)) || (m->evtyper[i] & APMU_EVTYPE_EVENT) != evnum)
+			continue;
+		wraps = model_add(m, &m->evcntr[i], lp, i, count);
+		if (!(i & 1) && wraps && !lp && model_is_chain(m, i + 1))
+			model_add(m, &m->evcntr[i + 1], false, i + 1, wraps);
+	}
 	if (evnum == APMU_EV_CPU_CYCLES && (m->cnten & APMU_CNT_BIT_C))
 		model_add(m, &m->ccntr, !!(m->pmcr & APMU_PMCR_LC), APMU_IDX_CYCLE, count);
 	if (evnum == APMU_EV_INST_RETIRED && m->icntr && (m->cnten & APMU_CNT_BIT_F0))

@@ -24,6 +24,7 @@ static struct apmu_test *apmu_test_setup(struct kunit *test, unsigned int n,
 	apmu_model_init(&t->m, n, pmuver);
 	apmu_model_select(&t->m);
 	t->pmu.regs = &apmu_model_regs;
+	t->pmu.allow_lp = true;
 	t->cpu.pmu = &t->pmu;
 	apmu_pmuv3_probe(&t->pmu);
 	apmu_pmuv3_reset(&t->pmu, &t->cpu);
@@ -92,6 +93,7 @@ static void probe_maps_pmceid(struct kunit *test)
 	t->m.ceid1 = BIT_ULL(0x3c - 0x20) | BIT_ULL(32 + 0x03);
 	apmu_model_select(&t->m);
 	t->pmu.regs = &apmu_model_regs;
+	t->pmu.allow_lp = true;
 	apmu_pmuv3_probe(&t->pmu);
 
 	KUNIT_EXPECT_TRUE(test, test_bit(0x11, t->pmu.pmceid));
@@ -137,15 +139,18 @@ static void get_idx_allocation(struct kunit *test)
 	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
 	int i;
 
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES),
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, false),
 			APMU_IDX_CYCLE);
 	/* a second cycles event falls back to an event counter */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, false), 0);
 	for (i = 1; i < 6; i++)
-		KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED), i);
+		KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED,
+							 false), i);
 	/* never an index at or above PMCR.N */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED), -EAGAIN);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, false),
+			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, false),
+			-EAGAIN);
 }
 
 static void enable_disable_touch_one_counter(struct kunit *test)
@@ -153,20 +158,20 @@ static void enable_disable_touch_one_counter(struct kunit *test)
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
 	u64 evtype = APMU_EV_INST_RETIRED | APMU_FILT_P;
 
-	apmu_pmuv3_enable(&t->pmu, 4, APMU_EV_CPU_CYCLES, true);
-	apmu_pmuv3_enable(&t->pmu, 2, evtype, true);
+	apmu_pmuv3_enable(&t->pmu, 4, false, APMU_EV_CPU_CYCLES, true);
+	apmu_pmuv3_enable(&t->pmu, 2, false, evtype, true);
 	KUNIT_EXPECT_EQ(test, t->m.evtyper[2], evtype);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(2) | BIT(4));
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(2) | BIT(4));
 
 	t->m.ovs = BIT(2) | BIT(4);
-	apmu_pmuv3_disable(&t->pmu, 2);
+	apmu_pmuv3_disable(&t->pmu, 2, false);
 	/* PMCNTENCLR, PMINTENCLR and PMOVSCLR for bit 2 only */
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(4));
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(4));
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(4));
 	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
-	apmu_pmuv3_disable(&t->pmu, 4);
+	apmu_pmuv3_disable(&t->pmu, 4, false);
 	KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
@@ -175,12 +180,13 @@ static void cycle_counter_uses_pmccfiltr(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
 
-	apmu_pmuv3_enable(&t->pmu, APMU_IDX_CYCLE, APMU_EV_CPU_CYCLES | APMU_FILT_U, false);
+	apmu_pmuv3_enable(&t->pmu, APMU_IDX_CYCLE, false, APMU_EV_CPU_CYCLES | APMU_FILT_U,
+			  false);
 	KUNIT_EXPECT_EQ(test, t->m.ccfiltr, APMU_FILT_U);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, APMU_CNT_BIT_C);
 	/* counting only: the 64-bit cycle counter needs no interrupt */
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
-	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, APMU_IDX_CYCLE));
+	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, APMU_IDX_CYCLE, false));
 }
 
 static void overflow_take_clears_only_ours(struct kunit *test)
@@ -204,22 +210,22 @@ static void evcnt_32bit_wrap_raises_overflow(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
 
-	apmu_pmuv3_write_counter(&t->pmu, 0, 0xfffffff0);
-	apmu_pmuv3_enable(&t->pmu, 0, APMU_EV_INST_RETIRED, true);
+	apmu_pmuv3_write_counter(&t->pmu, 0, false, 0xfffffff0);
+	apmu_pmuv3_enable(&t->pmu, 0, false, APMU_EV_INST_RETIRED, true);
 	t->m.pmcr |= APMU_PMCR_E;
 	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0), 0x10);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0, false), 0x10);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(0));
 	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
-	KUNIT_EXPECT_FALSE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 0));
+	KUNIT_EXPECT_FALSE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 0, false));
 }
 
 static void quiesce_stops_everything(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
 
-	apmu_pmuv3_enable(&t->pmu, 0, APMU_EV_INST_RETIRED, true);
-	apmu_pmuv3_enable(&t->pmu, APMU_IDX_CYCLE, APMU_EV_CPU_CYCLES, true);
+	apmu_pmuv3_enable(&t->pmu, 0, false, APMU_EV_INST_RETIRED, true);
+	apmu_pmuv3_enable(&t->pmu, APMU_IDX_CYCLE, false, APMU_EV_CPU_CYCLES, true);
 	t->m.pmcr |= APMU_PMCR_E;
 	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 100);
 	t->m.ovs = BIT(0);
@@ -230,7 +236,140 @@ static void quiesce_stops_everything(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
 	/* counts already taken stay readable */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0), 100);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0, false), 100);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+static void chain_pairs_are_even_odd(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
+	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+
+	__set_bit(1, used);
+	/* 0/1 is half taken: the first pair is 2/3, then 4/5, then nothing */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, true), 2);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, true), 4);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, true),
+			-EAGAIN);
+	/* counter 0 is still free for a single event */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, false), 0);
+	apmu_pmuv3_put_idx(used, 2, true);
+	KUNIT_EXPECT_FALSE(test, test_bit(2, used));
+	KUNIT_EXPECT_FALSE(test, test_bit(3, used));
+	KUNIT_EXPECT_TRUE(test, test_bit(4, used));
+}
+
+static void chain_pair_counts_64bit(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
+	u64 start = 0x1fffffff0ULL, n = 3ULL << 32 | 0x25;
+
+	apmu_pmuv3_write_counter(&t->pmu, 2, true, start);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 1);
+	apmu_pmuv3_enable(&t->pmu, 2, true, APMU_EV_INST_RETIRED | APMU_FILT_P, true);
+	/* the odd counter counts CHAIN with the event's filters; only it interrupts */
+	KUNIT_EXPECT_EQ(test, t->m.evtyper[3], APMU_EV_CHAIN | APMU_FILT_P);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(2) | BIT(3));
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(3));
+
+	t->m.pmcr |= APMU_PMCR_E;
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, n);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 2, true), start + n);
+	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 2, true));
+	/* the low half wrapped (flag, no interrupt); the pair did not */
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
+	KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
+
+	apmu_pmuv3_disable(&t->pmu, 2, true);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+static void chain_needs_two_counters(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 1, APMU_PMUVER_V3);
+	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+
+	/* one event counter: a pair can never be formed, and counter 1 is never touched */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, true),
+			-EAGAIN);
+	KUNIT_EXPECT_FALSE(test, test_bit(1, used));
+}
+
+static struct apmu_test *apmu_test_setup_icntr(struct kunit *test)
+{
+	struct apmu_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	apmu_model_init(&t->m, 6, APMU_PMUVER_V3P5);
+	t->m.icntr = true;
+	apmu_model_select(&t->m);
+	t->pmu.regs = &apmu_model_regs;
+	t->pmu.allow_lp = true;
+	t->cpu.pmu = &t->pmu;
+	apmu_pmuv3_probe(&t->pmu);
+	apmu_pmuv3_reset(&t->pmu, &t->cpu);
+	return t;
+}
+
+static void icntr_takes_inst_retired(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_icntr(test);
+	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+
+	KUNIT_EXPECT_TRUE(test, t->pmu.has_icntr);
+	KUNIT_EXPECT_EQ(test, t->pmu.cnt_mask, APMU_CNT_BIT_F0 | 0x8000003fULL);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, false),
+			APMU_IDX_INSTR);
+	/* a second one, or one with a threshold, goes to an event counter */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, false), 0);
+	apmu_pmuv3_put_idx(used, APMU_IDX_INSTR, false);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used,
+						 APMU_EV_INST_RETIRED | APMU_EVTYPE_TH, false), 1);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used,
+						 APMU_EV_CPU_CYCLES | APMU_EVTYPE_TH, false), 2);
+}
+
+static void icntr_f0_bits(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_icntr(test);
+
+	apmu_pmuv3_write_counter(&t->pmu, APMU_IDX_INSTR, false, 5);
+	apmu_pmuv3_enable(&t->pmu, APMU_IDX_INSTR, false, APMU_EV_INST_RETIRED | APMU_FILT_P,
+			  true);
+	KUNIT_EXPECT_EQ(test, t->m.icfiltr, APMU_FILT_P);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, APMU_CNT_BIT_F0);
+	KUNIT_EXPECT_EQ(test, t->m.inten, APMU_CNT_BIT_F0);
+	t->m.pmcr |= APMU_PMCR_E;
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 1000);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, APMU_IDX_INSTR, false), 1005);
+	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, APMU_IDX_INSTR, false));
+
+	t->m.ovs = APMU_CNT_BIT_F0 | BIT(0);
+	apmu_pmuv3_disable(&t->pmu, APMU_IDX_INSTR, false);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(0));
+	/* reset and quiesce cover F0 too */
+	t->m.cnten = APMU_CNT_BIT_F0;
+	apmu_pmuv3_quiesce(&t->pmu);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+static void no_icntr_f0_raz_wi(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+
+	KUNIT_EXPECT_FALSE(test, t->pmu.has_icntr);
+	apmu_model_regs.write(APMU_R_PMINTENSET, 0, APMU_CNT_BIT_F0);
+	KUNIT_EXPECT_EQ(test, apmu_model_regs.read(APMU_R_PMINTENSET, 0), 0);
+	/* INST_RETIRED lands on an event counter and PMICNTR is never accessed */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, false), 0);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
@@ -246,6 +385,12 @@ static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(overflow_take_clears_only_ours),
 	KUNIT_CASE(evcnt_32bit_wrap_raises_overflow),
 	KUNIT_CASE(quiesce_stops_everything),
+	KUNIT_CASE(chain_pairs_are_even_odd),
+	KUNIT_CASE(chain_pair_counts_64bit),
+	KUNIT_CASE(chain_needs_two_counters),
+	KUNIT_CASE(icntr_takes_inst_retired),
+	KUNIT_CASE(icntr_f0_bits),
+	KUNIT_CASE(no_icntr_f0_raz_wi),
 	{}
 };
 
