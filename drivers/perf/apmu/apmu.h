@@ -146,7 +146,12 @@ static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 void apmu_pmuv3_probe(struct apmu_pmu *pmu);
 void apmu_pmuv3_reset(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_pmuv3_quiesce(struct apmu_pmu *pmu);
-int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u64 evtype, bool chain);
+/* apmu_pmuv3_get_idx() flags */
+#define APMU_GET_CHAIN		BIT(0)	/* a CHAIN pair for a 64-bit count */
+#define APMU_GET_USER		BIT(1)	/* read from EL0: never PMICNTR */
+
+int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u64 evtype,
+		       unsigned int flags);
 void apmu_pmuv3_put_idx(unsigned long *used, int idx, bool chained);
 u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx, bool chained);
 void apmu_pmuv3_write_counter(struct apmu_pmu *pmu, int idx, bool chained, u64 val);
@@ -169,6 +174,13 @@ static inline u32 apmu_threshold_max(struct apmu_pmu *pmu)
 {
 	return (1U << FIELD_GET(APMU_PMMIR_THWIDTH, pmu->pmmir)) - 1;
 }
+
+/* user_access.c: rdpmc */
+void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
+void apmu_user_access_reset_cpu(void);
+int apmu_event_idx(struct perf_event *event);
+void apmu_user_access_register(void);
+void apmu_user_access_unregister(void);
 
 /* sysfs.c */
 extern const struct attribute_group *apmu_attr_groups[];

@@ -39,6 +39,16 @@ static inline u64 apmu_counter_mask(struct hw_perf_event *hwc)
 	return hwc->flags & ARMPMU_EVT_64BIT ? U64_MAX : U32_MAX;
 }
 
+/*
+ * prev_count holds a 32-bit counter's value sign-extended, as user space sign-extends
+ * what it reads (the pmc_width rule of the mmap page): perf core publishes
+ * offset = count - prev_count, and the two must agree for rdpmc to add up.
+ */
+static inline u64 apmu_counter_value(struct hw_perf_event *hwc, u64 raw)
+{
+	return hwc->flags & ARMPMU_EVT_64BIT ? raw : (u64)(s64)(s32)raw;
+}
+
 /**
  * apmu_event_update() - fold the counter's progress since the last read into the count
  * @event: a counting event on this CPU
@@ -51,11 +61,13 @@ u64 apmu_event_update(struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
+	bool chained = apmu_chained(hwc);
 	u64 prev, now;
 
 	do {
 		prev = local64_read(&hwc->prev_count);
-		now = apmu_pmuv3_read_counter(pmu, hwc->idx, apmu_chained(hwc));
+		now = apmu_pmuv3_read_counter(pmu, hwc->idx, chained);
+		now = apmu_counter_value(hwc, now);
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
 	local64_add((now - prev) & apmu_counter_mask(hwc), &event->count);
@@ -75,7 +87,7 @@ static void apmu_start(struct perf_event *event, int flags)
 	u64 start = wide ? 0 : READ_ONCE(test_counter_start);
 
 	hwc->state = 0;
-	local64_set(&hwc->prev_count, start);
+	local64_set(&hwc->prev_count, apmu_counter_value(hwc, start));
 	apmu_pmuv3_write_counter(pmu, hwc->idx, apmu_chained(hwc), start);
 	/* A 64-bit counter never wraps in practice; a 32-bit one needs its overflow IRQ */
 	apmu_pmuv3_enable(pmu, hwc->idx, apmu_chained(hwc), hwc->config_base, !wide);
@@ -99,6 +111,18 @@ static inline bool apmu_wants_chain(struct apmu_pmu *pmu, struct perf_event *eve
 	return (event->attr.config1 & APMU_CFG1_LONG) && !pmu->long_evcnt;
 }
 
+/* How apmu_pmuv3_get_idx() must place @event */
+static inline unsigned int apmu_idx_flags(struct apmu_pmu *pmu, struct perf_event *event)
+{
+	unsigned int flags = 0;
+
+	if (apmu_wants_chain(pmu, event))
+		flags |= APMU_GET_CHAIN;
+	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		flags |= APMU_GET_USER;
+	return flags;
+}
+
 static int apmu_add(struct perf_event *event, int flags)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
@@ -111,14 +135,14 @@ static int apmu_add(struct perf_event *event, int flags)
 	if (!cpumask_test_cpu(smp_processor_id(), &pmu->supported_cpus))
 		return -ENOENT;
 
-	idx = apmu_pmuv3_get_idx(pmu, cpu->used, hwc->config_base,
-				 apmu_wants_chain(pmu, event));
+	idx = apmu_pmuv3_get_idx(pmu, cpu->used, hwc->config_base, apmu_idx_flags(pmu, event));
 	if (idx < 0)
 		return idx;
 
 	chained = idx < APMU_MAX_EVCNT && apmu_wants_chain(pmu, event);
 	hwc->idx = idx;
 	hwc->flags &= ~(ARMPMU_EVT_64BIT | APMU_HWF_CHAIN);
+	/* user space reads a single counter: a user-read event never gets a pair */
 	if (chained)
 		hwc->flags |= APMU_HWF_CHAIN;
 	if (apmu_pmuv3_counter_is_64bit(pmu, idx, chained))
@@ -147,13 +171,15 @@ static void apmu_del(struct perf_event *event, int flags)
 /*
  * PMCR_EL0.E gates every counter at once, so perf's pmu_disable()/pmu_enable() bracket
  * around a group's add makes the group start and stop counting together. The cached PMCR
- * value saves a register read on this path.
+ * value saves a register read on this path. pmu_enable() also runs at every context
+ * switch in of a task with events, which is where EL0 access follows the task.
  */
 static void apmu_pmu_enable(struct pmu *p)
 {
 	struct apmu_pmu *pmu = to_apmu(p);
 	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
 
+	apmu_user_access_update(pmu, cpu);
 	if (bitmap_empty(cpu->used, APMU_NR_IDX))
 		return;
 	pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr | APMU_PMCR_E);
@@ -201,7 +227,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 static bool apmu_fits(struct apmu_pmu *pmu, unsigned long *used, struct perf_event *event)
 {
 	return apmu_pmuv3_get_idx(pmu, used, event->hw.config_base,
-				  apmu_wants_chain(pmu, event)) >= 0;
+				  apmu_idx_flags(pmu, event)) >= 0;
 }
 
 /* Leader and siblings must fit on the counters together, or the group can never run. */
@@ -343,10 +369,6 @@ static int apmu_event_init(struct perf_event *event)
 		dev_dbg(pmu->dev, "CHAIN (0x1e) only counts as the odd half of a pair\n");
 		return -EINVAL;
 	}
-	if (attr->config1 & APMU_CFG1_RDPMC) {
-		dev_dbg(pmu->dev, "rdpmc user access is not supported yet\n");
-		return -EOPNOTSUPP;
-	}
 	if (is_sampling_event(event)) {
 		dev_dbg(pmu->dev, "sampling is not supported yet\n");
 		return -EOPNOTSUPP;
@@ -366,6 +388,22 @@ static int apmu_event_init(struct perf_event *event)
 	hwc->idx = -1;
 	hwc->flags = 0;
 	hwc->config_base = evnum | filt | th;
+
+	/*
+	 * rdpmc: user space reads one counter of its own task, so a CHAIN pair (two reads
+	 * that can tear) cannot serve it; the cycle counter and long event counters can.
+	 */
+	if (attr->config1 & APMU_CFG1_RDPMC) {
+		if (!(event->attach_state & PERF_ATTACH_TASK)) {
+			dev_dbg(pmu->dev, "rdpmc needs a task event, not a CPU-wide one\n");
+			return -EINVAL;
+		}
+		if (apmu_wants_chain(pmu, event) && evnum != APMU_EV_CPU_CYCLES) {
+			dev_dbg(pmu->dev, "rdpmc of a 64-bit count needs 64-bit counters\n");
+			return -EOPNOTSUPP;
+		}
+		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
+	}
 
 	return apmu_validate_group(event);
 }
@@ -391,5 +429,6 @@ void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner)
 		.read		= apmu_read,
 		.pmu_enable	= apmu_pmu_enable,
 		.pmu_disable	= apmu_pmu_disable,
+		.event_idx	= apmu_event_idx,
 	};
 }

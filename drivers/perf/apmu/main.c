@@ -16,6 +16,8 @@
 #include "apmu.h"
 
 static enum cpuhp_state apmu_hp_state;
+/* PMUs apmu registered: only then is kernel.perf_user_access apmu's to provide */
+static unsigned int apmu_nr_pmus;
 
 static bool long_counters = true;
 module_param(long_counters, bool, 0444);
@@ -43,6 +45,7 @@ static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 		return 0;
 	/* AP hotplug states run on the CPU coming up: these are its own registers */
 	apmu_pmuv3_reset(pmu, this_cpu_ptr(pmu->hw));
+	apmu_user_access_reset_cpu();
 	if (pmu->irq)
 		enable_percpu_irq(pmu->irq, IRQ_TYPE_NONE);
 	return 0;
@@ -57,6 +60,7 @@ static int apmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	if (pmu->irq)
 		disable_percpu_irq(pmu->irq);
 	apmu_pmuv3_quiesce(pmu);
+	apmu_user_access_reset_cpu();
 	return 0;
 }
 
@@ -137,6 +141,7 @@ static int apmu_probe(struct platform_device *pdev)
 	if (ret)
 		goto remove_cpuhp;
 
+	apmu_nr_pmus++;
 	dev_info(dev, "%s: PMUv3 version %u, %u event counters + cycle counter%s, CPUs %*pbl\n",
 		 pmu->name, pmu->pmuver, pmu->num_counters,
 		 pmu->long_evcnt ? ", 64-bit" : "", cpumask_pr_args(&pmu->supported_cpus));
@@ -157,6 +162,7 @@ static void apmu_remove(struct platform_device *pdev)
 	struct apmu_pmu *pmu = platform_get_drvdata(pdev);
 
 	perf_pmu_unregister(&pmu->pmu);
+	apmu_nr_pmus--;
 	/* Runs apmu_cpu_offline() on every CPU: counters and interrupts off, flags clear */
 	cpuhp_state_remove_instance(apmu_hp_state, &pmu->node);
 	if (pmu->irq)
@@ -208,6 +214,8 @@ static int __init apmu_init(void)
 	if (ret)
 		goto remove_hp_state;
 	apmu_report_taken_nodes();
+	if (apmu_nr_pmus)
+		apmu_user_access_register();
 	return 0;
 
 remove_hp_state:
@@ -218,6 +226,7 @@ module_init(apmu_init);
 
 static void __exit apmu_exit(void)
 {
+	apmu_user_access_unregister();
 	platform_driver_unregister(&apmu_driver);
 	cpuhp_remove_multi_state(apmu_hp_state);
 }

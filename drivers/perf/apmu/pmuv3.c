@@ -115,15 +115,18 @@ static inline u64 apmu_cnt_bits(int idx, bool chained)
  * @pmu: instance
  * @used: counter indexes in use; the chosen ones are set
  * @evtype: the PMEVTYPER value the event needs (event number, filters, threshold)
- * @chain: a 64-bit count is needed on 32-bit event counters: take a CHAIN pair
+ * @flags: %APMU_GET_CHAIN: a 64-bit count is needed on 32-bit event counters, take a
+ *	   CHAIN pair; %APMU_GET_USER: user space reads the counter
  *
  * CPU_CYCLES prefers the dedicated PMCCNTR and INST_RETIRED the instruction counter
  * PMICNTR (FEAT_PMUv3_ICNTR): both are 64-bit, so no pair is needed there. They have no
- * threshold fields, so a threshold event always takes an event counter. A CHAIN pair is an
- * even counter (the event) and the odd one above it, which counts its overflows.
+ * threshold fields, so a threshold event always takes an event counter, and PMICNTR is
+ * not offered to user-space reads (tools know PMEVCNTR<n> and PMCCNTR only). A CHAIN pair
+ * is an even counter (the event) and the odd one above it, which counts its overflows.
  * Return: the counter index (the even one of a pair), or -EAGAIN when none is free.
  */
-int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u64 evtype, bool chain)
+int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u64 evtype,
+		       unsigned int flags)
 {
 	u16 evnum = evtype & APMU_EVTYPE_EVENT;
 	bool fixed_ok = !(evtype & (APMU_EVTYPE_TH | APMU_EVTYPE_TC));
@@ -132,10 +135,10 @@ int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u64 evtype, bo
 	if (fixed_ok && evnum == APMU_EV_CPU_CYCLES && !test_and_set_bit(APMU_IDX_CYCLE, used))
 		return APMU_IDX_CYCLE;
 	if (fixed_ok && evnum == APMU_EV_INST_RETIRED && pmu->has_icntr &&
-	    !test_and_set_bit(APMU_IDX_INSTR, used))
+	    !(flags & APMU_GET_USER) && !test_and_set_bit(APMU_IDX_INSTR, used))
 		return APMU_IDX_INSTR;
 
-	if (chain) {
+	if (flags & APMU_GET_CHAIN) {
 		for (idx = 0; idx + 1 < pmu->num_counters; idx += 2) {
 			if (test_bit(idx, used) || test_bit(idx + 1, used))
 				continue;

@@ -139,17 +139,17 @@ static void get_idx_allocation(struct kunit *test)
 	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
 	int i;
 
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, false),
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, 0),
 			APMU_IDX_CYCLE);
 	/* a second cycles event falls back to an event counter */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, false), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, 0), 0);
 	for (i = 1; i < 6; i++)
-		KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED,
-							 false), i);
+		KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0),
+				i);
 	/* never an index at or above PMCR.N */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, false),
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0),
 			-EAGAIN);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, false),
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, 0),
 			-EAGAIN);
 }
 
@@ -244,15 +244,15 @@ static void chain_pairs_are_even_odd(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
 	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+	u64 ev = APMU_EV_INST_RETIRED;
 
 	__set_bit(1, used);
 	/* 0/1 is half taken: the first pair is 2/3, then 4/5, then nothing */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, true), 2);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, true), 4);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, true),
-			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, ev, APMU_GET_CHAIN), 2);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, ev, APMU_GET_CHAIN), 4);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, ev, APMU_GET_CHAIN), -EAGAIN);
 	/* counter 0 is still free for a single event */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, false), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0), 0);
 	apmu_pmuv3_put_idx(used, 2, true);
 	KUNIT_EXPECT_FALSE(test, test_bit(2, used));
 	KUNIT_EXPECT_FALSE(test, test_bit(3, used));
@@ -294,8 +294,8 @@ static void chain_needs_two_counters(struct kunit *test)
 	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
 
 	/* one event counter: a pair can never be formed, and counter 1 is never touched */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, true),
-			-EAGAIN);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED,
+						 APMU_GET_CHAIN), -EAGAIN);
 	KUNIT_EXPECT_FALSE(test, test_bit(1, used));
 }
 
@@ -322,15 +322,29 @@ static void icntr_takes_inst_retired(struct kunit *test)
 
 	KUNIT_EXPECT_TRUE(test, t->pmu.has_icntr);
 	KUNIT_EXPECT_EQ(test, t->pmu.cnt_mask, APMU_CNT_BIT_F0 | 0x8000003fULL);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, false),
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0),
 			APMU_IDX_INSTR);
 	/* a second one, or one with a threshold, goes to an event counter */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, false), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0), 0);
 	apmu_pmuv3_put_idx(used, APMU_IDX_INSTR, false);
 	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used,
-						 APMU_EV_INST_RETIRED | APMU_EVTYPE_TH, false), 1);
+						 APMU_EV_INST_RETIRED | APMU_EVTYPE_TH, 0), 1);
 	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used,
-						 APMU_EV_CPU_CYCLES | APMU_EVTYPE_TH, false), 2);
+						 APMU_EV_CPU_CYCLES | APMU_EVTYPE_TH, 0), 2);
+}
+
+static void icntr_never_for_user_reads(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_icntr(test);
+	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+
+	/* user space knows PMEVCNTR<n> and PMCCNTR only: INST_RETIRED on an event counter */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED,
+						 APMU_GET_USER), 0);
+	KUNIT_EXPECT_FALSE(test, test_bit(APMU_IDX_INSTR, used));
+	/* the cycle counter is fine for user reads */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES,
+						 APMU_GET_USER), APMU_IDX_CYCLE);
 }
 
 static void icntr_f0_bits(struct kunit *test)
@@ -369,7 +383,7 @@ static void no_icntr_f0_raz_wi(struct kunit *test)
 	apmu_model_regs.write(APMU_R_PMINTENSET, 0, APMU_CNT_BIT_F0);
 	KUNIT_EXPECT_EQ(test, apmu_model_regs.read(APMU_R_PMINTENSET, 0), 0);
 	/* INST_RETIRED lands on an event counter and PMICNTR is never accessed */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, false), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0), 0);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
@@ -389,6 +403,7 @@ static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(chain_pair_counts_64bit),
 	KUNIT_CASE(chain_needs_two_counters),
 	KUNIT_CASE(icntr_takes_inst_retired),
+	KUNIT_CASE(icntr_never_for_user_reads),
 	KUNIT_CASE(icntr_f0_bits),
 	KUNIT_CASE(no_icntr_f0_raz_wi),
 	{}
