@@ -14,6 +14,7 @@
 #include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/interrupt.h>
+#include <linux/notifier.h>
 #include <linux/perf_event.h>
 #include <linux/types.h>
 
@@ -110,6 +111,7 @@ struct apmu_cpu {
  *	    bits 64-127 the 0x4000-0x403f range
  * @irq: the overflow interrupt (a per-CPU PPI), or 0
  * @node: cpuhp multi-instance node
+ * @cpu_pm_nb: CPU PM notifier: PMU state across core power-down
  */
 struct apmu_pmu {
 	struct pmu pmu;
@@ -128,6 +130,7 @@ struct apmu_pmu {
 	DECLARE_BITMAP(pmceid, 128);
 	int irq;
 	struct hlist_node node;
+	struct notifier_block cpu_pm_nb;
 };
 
 /*
@@ -167,6 +170,8 @@ int apmu_map_event(struct apmu_pmu *pmu, struct perf_event *event);
 /* core.c: perf glue */
 void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner);
 irqreturn_t apmu_handle_irq(int irq, void *dev_id);
+void apmu_cpu_pm_save(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
+void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 u64 apmu_event_update(struct perf_event *event);
 
 /* The largest PMEVTYPER.TH value: 2^PMMIR.THWIDTH - 1, 0 without FEAT_PMUv3_TH */
@@ -177,7 +182,7 @@ static inline u32 apmu_threshold_max(struct apmu_pmu *pmu)
 
 /* user_access.c: rdpmc */
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
-void apmu_user_access_reset_cpu(void);
+void apmu_user_access_reset_cpu(struct apmu_pmu *pmu);
 int apmu_event_idx(struct perf_event *event);
 void apmu_user_access_register(void);
 void apmu_user_access_unregister(void);

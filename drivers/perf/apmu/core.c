@@ -8,6 +8,7 @@
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
+#include <kunit/visibility.h>
 #include <asm/virt.h>
 
 #include "apmu.h"
@@ -73,6 +74,7 @@ u64 apmu_event_update(struct perf_event *event)
 	local64_add((now - prev) & apmu_counter_mask(hwc), &event->count);
 	return now;
 }
+EXPORT_SYMBOL_IF_KUNIT(apmu_event_update);
 
 static void apmu_read(struct perf_event *event)
 {
@@ -174,15 +176,19 @@ static void apmu_del(struct perf_event *event, int flags)
  * value saves a register read on this path. pmu_enable() also runs at every context
  * switch in of a task with events, which is where EL0 access follows the task.
  */
-static void apmu_pmu_enable(struct pmu *p)
+static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
-	struct apmu_pmu *pmu = to_apmu(p);
-	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
-
 	apmu_user_access_update(pmu, cpu);
 	if (bitmap_empty(cpu->used, APMU_NR_IDX))
 		return;
 	pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr | APMU_PMCR_E);
+}
+
+static void apmu_pmu_enable(struct pmu *p)
+{
+	struct apmu_pmu *pmu = to_apmu(p);
+
+	apmu_hw_enable(pmu, this_cpu_ptr(pmu->hw));
 }
 
 static void apmu_pmu_disable(struct pmu *p)
@@ -192,6 +198,53 @@ static void apmu_pmu_disable(struct pmu *p)
 
 	pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr);
 }
+
+/**
+ * apmu_cpu_pm_save() - a CPU is about to lose its PMU state (CPU_PM_ENTER)
+ * @pmu: instance
+ * @cpu: the calling CPU's state
+ *
+ * Folds every running counter into its event, so nothing counted is lost when the
+ * core powers down. Called with IRQs off on the CPU concerned.
+ */
+void apmu_cpu_pm_save(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
+{
+	unsigned int idx;
+
+	pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr);
+	for_each_set_bit(idx, cpu->used, APMU_NR_IDX) {
+		struct perf_event *event = cpu->events[idx];
+
+		if (event && event->state == PERF_EVENT_STATE_ACTIVE)
+			apmu_stop(event, PERF_EF_UPDATE);
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_pm_save);
+
+/**
+ * apmu_cpu_pm_restore() - the PMU came back from a power-down (CPU_PM_EXIT) or the
+ * power-down did not happen (CPU_PM_ENTER_FAILED)
+ * @pmu: instance
+ * @cpu: the calling CPU's state
+ *
+ * The registers are UNKNOWN after power-down: reset the PMU as at CPU online, then
+ * reprogram and restart every event that was running.
+ */
+void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
+{
+	unsigned int idx;
+
+	apmu_pmuv3_reset(pmu, cpu);
+	apmu_user_access_reset_cpu(pmu);
+	for_each_set_bit(idx, cpu->used, APMU_NR_IDX) {
+		struct perf_event *event = cpu->events[idx];
+
+		if (event && event->state == PERF_EVENT_STATE_ACTIVE)
+			apmu_start(event, PERF_EF_RELOAD);
+	}
+	apmu_hw_enable(pmu, cpu);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_pm_restore);
 
 /**
  * apmu_handle_irq() - PMU overflow interrupt

@@ -4,6 +4,7 @@
  * in-tree armv8_pmuv3 driver has not (boot with initcall_blacklist=armv8_pmu_driver_init),
  * then: hardware discovery -> overflow IRQ -> cpuhp instance -> perf_pmu_register().
  */
+#include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -45,7 +46,7 @@ static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 		return 0;
 	/* AP hotplug states run on the CPU coming up: these are its own registers */
 	apmu_pmuv3_reset(pmu, this_cpu_ptr(pmu->hw));
-	apmu_user_access_reset_cpu();
+	apmu_user_access_reset_cpu(pmu);
 	if (pmu->irq)
 		enable_percpu_irq(pmu->irq, IRQ_TYPE_NONE);
 	return 0;
@@ -60,8 +61,36 @@ static int apmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	if (pmu->irq)
 		disable_percpu_irq(pmu->irq);
 	apmu_pmuv3_quiesce(pmu);
-	apmu_user_access_reset_cpu();
+	apmu_user_access_reset_cpu(pmu);
 	return 0;
+}
+
+/*
+ * Idle states that power the core down lose the PMU registers: save the counts on the
+ * way down, reprogram on the way up. Runs on the CPU concerned with IRQs off.
+ */
+static int apmu_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd, void *v)
+{
+	struct apmu_pmu *pmu = container_of(nb, struct apmu_pmu, cpu_pm_nb);
+	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
+
+	if (!cpumask_test_cpu(smp_processor_id(), &pmu->supported_cpus))
+		return NOTIFY_DONE;
+	if (bitmap_empty(cpu->used, APMU_NR_IDX) && cmd == CPU_PM_ENTER)
+		return NOTIFY_OK;
+
+	switch (cmd) {
+	case CPU_PM_ENTER:
+		apmu_cpu_pm_save(pmu, cpu);
+		break;
+	case CPU_PM_EXIT:
+	case CPU_PM_ENTER_FAILED:
+		apmu_cpu_pm_restore(pmu, cpu);
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+	return NOTIFY_OK;
 }
 
 static void apmu_probe_cpu(void *info)
@@ -136,10 +165,15 @@ static int apmu_probe(struct platform_device *pdev)
 	if (ret)
 		goto free_irq;
 
+	pmu->cpu_pm_nb.notifier_call = apmu_cpu_pm_notify;
+	ret = cpu_pm_register_notifier(&pmu->cpu_pm_nb);
+	if (ret)
+		goto remove_cpuhp;
+
 	apmu_pmu_init(pmu, THIS_MODULE);
 	ret = perf_pmu_register(&pmu->pmu, pmu->name, -1);
 	if (ret)
-		goto remove_cpuhp;
+		goto unregister_cpu_pm;
 
 	apmu_nr_pmus++;
 	dev_info(dev, "%s: PMUv3 version %u, %u event counters + cycle counter%s, CPUs %*pbl\n",
@@ -147,6 +181,8 @@ static int apmu_probe(struct platform_device *pdev)
 		 pmu->long_evcnt ? ", 64-bit" : "", cpumask_pr_args(&pmu->supported_cpus));
 	return 0;
 
+unregister_cpu_pm:
+	cpu_pm_unregister_notifier(&pmu->cpu_pm_nb);
 remove_cpuhp:
 	cpuhp_state_remove_instance(apmu_hp_state, &pmu->node);
 free_irq:
@@ -163,6 +199,7 @@ static void apmu_remove(struct platform_device *pdev)
 
 	perf_pmu_unregister(&pmu->pmu);
 	apmu_nr_pmus--;
+	cpu_pm_unregister_notifier(&pmu->cpu_pm_nb);
 	/* Runs apmu_cpu_offline() on every CPU: counters and interrupts off, flags clear */
 	cpuhp_state_remove_instance(apmu_hp_state, &pmu->node);
 	if (pmu->irq)

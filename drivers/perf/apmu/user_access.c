@@ -23,8 +23,13 @@ static int apmu_sysctl_user_access __read_mostly;
 static DEFINE_PER_CPU(u64, apmu_userenr);
 static struct ctl_table_header *apmu_sysctl_header;
 
+/* The per-CPU cache mirrors the real PMUSERENR_EL0 only; a register model is written through. */
 static void apmu_write_userenr(const struct apmu_regs *regs, u64 val)
 {
+	if (regs != &apmu_sysregs) {
+		regs->write(APMU_R_PMUSERENR, 0, val);
+		return;
+	}
 	if (this_cpu_read(apmu_userenr) == val)
 		return;
 	regs->write(APMU_R_PMUSERENR, 0, val);
@@ -67,10 +72,11 @@ void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 	apmu_write_userenr(pmu->regs, APMU_USERENR_ER | APMU_USERENR_CR);
 }
 
-/* Forget the cached PMUSERENR value of this CPU: its PMU was just reset to 0. */
-void apmu_user_access_reset_cpu(void)
+/* This CPU's PMUSERENR was just reset to 0 by @pmu: forget the cached value. */
+void apmu_user_access_reset_cpu(struct apmu_pmu *pmu)
 {
-	this_cpu_write(apmu_userenr, 0);
+	if (pmu->regs == &apmu_sysregs)
+		this_cpu_write(apmu_userenr, 0);
 }
 
 /**

@@ -5,6 +5,7 @@
 #include <kunit/test.h>
 #include <linux/bitfield.h>
 #include <linux/module.h>
+#include <linux/perf/arm_pmu.h>
 
 #include "pmuv3_model.h"
 
@@ -387,6 +388,66 @@ static void no_icntr_f0_raz_wi(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
+/* A counting event placed on counter @idx of the test CPU, as apmu_add() leaves it. */
+static struct perf_event *fake_event(struct kunit *test, struct apmu_test *t, int idx,
+				     u64 evtype)
+{
+	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->pmu = &t->pmu.pmu;
+	ev->state = PERF_EVENT_STATE_ACTIVE;
+	ev->hw.idx = idx;
+	ev->hw.config_base = evtype;
+	ev->hw.flags = ARMPMU_EVT_64BIT;
+	local64_set(&ev->hw.prev_count, 0);
+	local64_set(&ev->count, 0);
+	__set_bit(idx, t->cpu.used);
+	t->cpu.events[idx] = ev;
+	apmu_pmuv3_enable(&t->pmu, idx, false, evtype, false);
+	return ev;
+}
+
+/* Core power-down loses every register; counts survive and counting resumes. */
+static void cpu_pm_save_restore(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+	struct perf_event *ev0, *cyc;
+
+	ev0 = fake_event(test, t, 0, APMU_EV_INST_RETIRED | APMU_FILT_P);
+	cyc = fake_event(test, t, APMU_IDX_CYCLE, APMU_EV_CPU_CYCLES);
+	t->m.pmcr |= APMU_PMCR_E;
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 1000);
+	apmu_model_count(&t->m, APMU_EV_CPU_CYCLES, 3000);
+
+	apmu_cpu_pm_save(&t->pmu, &t->cpu);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), 1000);
+	KUNIT_EXPECT_EQ(test, local64_read(&cyc->count), 3000);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
+	/* counting is off while saved */
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 50);
+
+	/* power-down: the registers come back as garbage */
+	apmu_model_init(&t->m, 6, APMU_PMUVER_V3P5);
+	t->m.evtyper[0] = 0x1234;
+	t->m.evcntr[0] = 0xdead;
+	t->m.ccntr = 0xbeef;
+	t->m.inten = 0x8000003f;
+
+	apmu_cpu_pm_restore(&t->pmu, &t->cpu);
+	KUNIT_EXPECT_EQ(test, t->m.evtyper[0], APMU_EV_INST_RETIRED | APMU_FILT_P);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(0) | APMU_CNT_BIT_C);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr, APMU_PMCR_E | APMU_PMCR_LC | APMU_PMCR_LP);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 7);
+	apmu_model_count(&t->m, APMU_EV_CPU_CYCLES, 11);
+	apmu_event_update(ev0);
+	apmu_event_update(cyc);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), 1007);
+	KUNIT_EXPECT_EQ(test, local64_read(&cyc->count), 3011);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
 static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(model_w1s_w1c_pairs),
 	KUNIT_CASE(model_raz_wi_above_n),
@@ -406,6 +467,7 @@ static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(icntr_never_for_user_reads),
 	KUNIT_CASE(icntr_f0_bits),
 	KUNIT_CASE(no_icntr_f0_raz_wi),
+	KUNIT_CASE(cpu_pm_save_restore),
 	{}
 };
 
