@@ -49,13 +49,19 @@ apmu_log "vm: booting with the in-tree driver active (log: $console2)"
 APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --no-apmu --log "$console2" --timeout 600 \
 	"$APMU_TOP/scripts/vm/intree-in-vm.sh" || vmrc=$?
 
-cat "$hostlog" "$console" "$console2" >"$out/all.log"
+# Third boot: a heterogeneous device tree (two PMU nodes with per-CPU SPIs).
+console3=$out/console-hetero.log
+apmu_log "vm: booting with two PMU nodes (log: $console3)"
+APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --log "$console3" --timeout 600 \
+	"$APMU_TOP/scripts/vm/hetero-in-vm.sh" || vmrc=$?
+
+cat "$hostlog" "$console" "$console2" "$console3" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	static kselftest:apmu_pmu perf kunit:apmu_kunit lifecycle \
-	kselftest:apmu_pmu:32bit intree || rc=$?
+	kselftest:apmu_pmu:32bit intree hetero || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
-	echo "FAILED: console logs kept in $console and $console2" >&2
+	echo "FAILED: console logs kept in $out (console*.log)" >&2
 	exit 1
 fi

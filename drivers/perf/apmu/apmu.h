@@ -84,12 +84,16 @@ struct apmu_pmu;
  * @events: the event occupying each counter index (bit positions as in PMCNTENSET)
  * @used: counter indexes in use
  * @pmcr: the PMCR_EL0 value programmed at CPU online, with E clear
+ * @irq: this CPU's overflow SPI, when the PMU has one SPI per CPU; else 0
+ * @irq_requested: @irq is requested
  */
 struct apmu_cpu {
 	struct apmu_pmu *pmu;
 	struct perf_event *events[APMU_NR_IDX];
 	DECLARE_BITMAP(used, APMU_NR_IDX);
 	u64 pmcr;
+	int irq;
+	bool irq_requested;
 };
 
 /**
@@ -109,7 +113,8 @@ struct apmu_cpu {
  * @cnt_mask: counter indexes that exist: P<N-1:0>, C and, with @has_icntr, F0
  * @pmceid: PMCEID0/1 as one bitmap: bits 0-63 common events 0x0-0x3f,
  *	    bits 64-127 the 0x4000-0x403f range
- * @irq: the overflow interrupt (a per-CPU PPI), or 0
+ * @irq: the overflow interrupt when it is one per-CPU PPI, or 0
+ * @irq_percpu: @irq is a PPI; otherwise each CPU has its own SPI in &struct apmu_cpu
  * @node: cpuhp multi-instance node
  * @cpu_pm_nb: CPU PM notifier: PMU state across core power-down
  */
@@ -129,6 +134,7 @@ struct apmu_pmu {
 	u64 cnt_mask;
 	DECLARE_BITMAP(pmceid, 128);
 	int irq;
+	bool irq_percpu;
 	struct hlist_node node;
 	struct notifier_block cpu_pm_nb;
 };
@@ -162,6 +168,14 @@ void apmu_pmuv3_enable(struct apmu_pmu *pmu, int idx, bool chained, u64 evtype, 
 void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx, bool chained);
 u64 apmu_pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned long *used);
 bool apmu_pmuv3_counter_is_64bit(struct apmu_pmu *pmu, int idx, bool chained);
+
+/* irq.c: overflow interrupt wiring */
+struct platform_device;
+int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu);
+int apmu_irq_request(struct apmu_pmu *pmu);
+void apmu_irq_free(struct apmu_pmu *pmu);
+void apmu_irq_cpu_online(struct apmu_pmu *pmu, unsigned int cpu);
+void apmu_irq_cpu_offline(struct apmu_pmu *pmu, unsigned int cpu);
 
 /* events.c: attribute to event number */
 bool apmu_event_implemented(struct apmu_pmu *pmu, u16 evnum);

@@ -7,7 +7,6 @@
 #include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
-#include <linux/irq.h>
 #include <linux/module.h>
 #include <linux/of.h>
 #include <linux/of_platform.h>
@@ -47,8 +46,7 @@ static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 	/* AP hotplug states run on the CPU coming up: these are its own registers */
 	apmu_pmuv3_reset(pmu, this_cpu_ptr(pmu->hw));
 	apmu_user_access_reset_cpu(pmu);
-	if (pmu->irq)
-		enable_percpu_irq(pmu->irq, IRQ_TYPE_NONE);
+	apmu_irq_cpu_online(pmu, cpu);
 	return 0;
 }
 
@@ -58,8 +56,7 @@ static int apmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 
 	if (!cpumask_test_cpu(cpu, &pmu->supported_cpus))
 		return 0;
-	if (pmu->irq)
-		disable_percpu_irq(pmu->irq);
+	apmu_irq_cpu_offline(pmu, cpu);
 	apmu_pmuv3_quiesce(pmu);
 	apmu_user_access_reset_cpu(pmu);
 	return 0;
@@ -98,28 +95,6 @@ static void apmu_probe_cpu(void *info)
 	apmu_pmuv3_probe(info);
 }
 
-static int apmu_parse_irq(struct platform_device *pdev, struct apmu_pmu *pmu)
-{
-	int irq, ret;
-
-	irq = platform_get_irq_optional(pdev, 0);
-	if (irq <= 0) {
-		dev_info(&pdev->dev, "no overflow interrupt: 32-bit counters may wrap\n");
-		cpumask_copy(&pmu->supported_cpus, cpu_possible_mask);
-		return 0;
-	}
-	if (!irq_is_percpu_devid(irq)) {
-		dev_err(&pdev->dev, "per-CPU SPIs are not supported yet (need a PPI)\n");
-		return -EOPNOTSUPP;
-	}
-	/* A PPI partition names this PMU's CPUs on heterogeneous systems */
-	ret = irq_get_percpu_devid_partition(irq, &pmu->supported_cpus);
-	if (ret || cpumask_empty(&pmu->supported_cpus))
-		cpumask_copy(&pmu->supported_cpus, cpu_possible_mask);
-	pmu->irq = irq;
-	return 0;
-}
-
 static int apmu_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -135,31 +110,32 @@ static int apmu_probe(struct platform_device *pdev)
 	pmu->name = of_device_get_match_data(dev);
 	platform_set_drvdata(pdev, pmu);
 
-	ret = apmu_parse_irq(pdev, pmu);
-	if (ret)
-		return ret;
-
-	/* Hardware first: discovery runs on one of this PMU's CPUs */
-	ret = smp_call_function_any(&pmu->supported_cpus, apmu_probe_cpu, pmu, 1);
-	if (ret)
-		return dev_err_probe(dev, ret, "no online CPU to probe the PMU on\n");
-	if (pmu->pmuver == APMU_PMUVER_NI || pmu->pmuver == APMU_PMUVER_IMP_DEF)
-		return dev_err_probe(dev, -ENODEV, "no PMUv3 (ID_AA64DFR0_EL1.PMUVer=%u)\n",
-				     pmu->pmuver);
-
 	pmu->hw = alloc_percpu(struct apmu_cpu);
 	if (!pmu->hw)
 		return -ENOMEM;
 	for_each_possible_cpu(cpu)
 		per_cpu_ptr(pmu->hw, cpu)->pmu = pmu;
 
-	if (pmu->irq) {
-		ret = request_percpu_irq(pmu->irq, apmu_handle_irq, "apmu", pmu->hw);
-		if (ret) {
-			dev_err(dev, "cannot request PMU interrupt %d: %d\n", pmu->irq, ret);
-			goto free_percpu;
-		}
+	/* The DT names this PMU's CPUs through its interrupts */
+	ret = apmu_irq_parse(pdev, pmu);
+	if (ret)
+		goto free_percpu;
+
+	/* Hardware first: discovery runs on one of this PMU's CPUs */
+	ret = smp_call_function_any(&pmu->supported_cpus, apmu_probe_cpu, pmu, 1);
+	if (ret) {
+		dev_err(dev, "no online CPU to probe the PMU on\n");
+		goto free_percpu;
 	}
+	if (pmu->pmuver == APMU_PMUVER_NI || pmu->pmuver == APMU_PMUVER_IMP_DEF) {
+		dev_err(dev, "no PMUv3 (ID_AA64DFR0_EL1.PMUVer=%u)\n", pmu->pmuver);
+		ret = -ENODEV;
+		goto free_percpu;
+	}
+
+	ret = apmu_irq_request(pmu);
+	if (ret)
+		goto free_percpu;
 
 	ret = cpuhp_state_add_instance(apmu_hp_state, &pmu->node);
 	if (ret)
@@ -186,8 +162,7 @@ unregister_cpu_pm:
 remove_cpuhp:
 	cpuhp_state_remove_instance(apmu_hp_state, &pmu->node);
 free_irq:
-	if (pmu->irq)
-		free_percpu_irq(pmu->irq, pmu->hw);
+	apmu_irq_free(pmu);
 free_percpu:
 	free_percpu(pmu->hw);
 	return ret;
@@ -202,8 +177,7 @@ static void apmu_remove(struct platform_device *pdev)
 	cpu_pm_unregister_notifier(&pmu->cpu_pm_nb);
 	/* Runs apmu_cpu_offline() on every CPU: counters and interrupts off, flags clear */
 	cpuhp_state_remove_instance(apmu_hp_state, &pmu->node);
-	if (pmu->irq)
-		free_percpu_irq(pmu->irq, pmu->hw);
+	apmu_irq_free(pmu);
 	free_percpu(pmu->hw);
 }
 

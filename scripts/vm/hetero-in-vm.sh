@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Runs inside the VM booted with scripts/vm-run --hetero: two PMU nodes, cortex-a53 on
+# cpu0 and cortex-a57 on cpu1, each with a per-CPU SPI and interrupt-affinity.
+
+echo "APMU-SECTION-BEGIN hetero"
+echo "TAP version 13"
+echo "1..7"
+tap() {
+	n=$1 d=$2
+	shift 2
+	if "$@" >/tmp/tap.out 2>&1; then
+		echo "ok $n $d"
+	else
+		echo "not ok $n $d"
+		sed 's/^/# /' /tmp/tap.out
+	fi
+}
+dev=/sys/bus/event_source/devices
+a53=apmu_armv8_cortex_a53
+a57=apmu_armv8_cortex_a57
+count() { # count CPUMASK EVENT: user instructions of the workload pinned to CPUMASK
+	taskset "$1" perf stat -x, -e "$2" -o /tmp/h.txt -- ./apmu_workload 100000 >/dev/null &&
+		cat /tmp/h.txt >&2 && sed -n 's/^\([0-9][0-9]*\),.*/\1/p' /tmp/h.txt | head -n 1
+}
+tap 1 "one PMU per microarchitecture, each with its own cpus" \
+	sh -c "test \"\$(cat $dev/$a53/cpus)\" = 0 && test \"\$(cat $dev/$a57/cpus)\" = 1"
+tap 2 "one overflow SPI per CPU, each pinned to its CPU" \
+	sh -c 'test "$(grep -c apmu /proc/interrupts)" = 2 &&
+		for i in $(grep apmu /proc/interrupts | cut -d: -f1); do
+			cat /proc/irq/$i/smp_affinity_list; done | tr "\n" " " | grep -qx "0 1 "'
+only_on() { # only_on CPUMASK PMU OTHER_PMU: counts on PMU, nothing on OTHER_PMU
+	c=$(count "$1" "$2/inst_retired/u") && test "$c" -gt 200000 &&
+		c=$(count "$1" "$3/inst_retired/u") && test -z "$c" &&
+		grep -q "^<not counted>,,$3/" /tmp/h.txt
+}
+tap 3 "a task on cpu0 counts on the cortex-a53 PMU only" only_on 1 $a53 $a57
+tap 4 "a task on cpu1 counts on the cortex-a57 PMU only" only_on 2 $a57 $a53
+tap 5 "a CPU-wide event on a CPU outside the PMU's cpus is refused" \
+	sh -c "! perf stat -C 1 -e $a53/cycles/ -o /tmp/x.txt -- sleep 0.1 ||
+		grep -q 'not supported' /tmp/x.txt"
+irq57=$(grep apmu /proc/interrupts | cut -d: -f1 | tr -d ' ' | tail -n 1)
+tap 6 "cpu1 offline and back: its SPI is pinned to cpu1 again" \
+	sh -c "echo 0 > /sys/devices/system/cpu/cpu1/online &&
+		echo 1 > /sys/devices/system/cpu/cpu1/online &&
+		test \"\$(cat /proc/irq/$irq57/smp_affinity_list)\" = 1"
+tap 7 "cpu1 counts again after coming back" only_on 2 $a57 $a53
+echo "APMU-SECTION-END hetero rc=0"
+exit 0
