@@ -4,18 +4,7 @@
 # Each suite's TAP/KTAP goes between APMU-SECTION markers; scripts/tap-summary.py reads
 # them from the console log and counts.
 
-section() { echo "APMU-SECTION-BEGIN $1"; }
-section_end() { echo "APMU-SECTION-END $1 rc=$2"; }
-tap() { # tap N description command...: one TAP result line
-	n=$1 d=$2
-	shift 2
-	if "$@" >/tmp/tap.out 2>&1; then
-		echo "ok $n $d"
-	else
-		echo "not ok $n $d"
-		sed 's/^/# /' /tmp/tap.out
-	fi
-}
+. /apmu/vmlib.sh
 pmu=$(cd /sys/bus/event_source/devices && ls -d apmu_* 2>/dev/null | head -n 1)
 
 # 1. kselftests, 64-bit counters (the apmu32 fixture needs the 32-bit pass below)

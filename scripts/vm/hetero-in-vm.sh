@@ -3,19 +3,10 @@
 # Runs inside the VM booted with scripts/vm-run --hetero: two PMU nodes, cortex-a53 on
 # cpu0 and cortex-a57 on cpu1, each with a per-CPU SPI and interrupt-affinity.
 
-echo "APMU-SECTION-BEGIN hetero"
+. /apmu/vmlib.sh
+section hetero
 echo "TAP version 13"
 echo "1..7"
-tap() {
-	n=$1 d=$2
-	shift 2
-	if "$@" >/tmp/tap.out 2>&1; then
-		echo "ok $n $d"
-	else
-		echo "not ok $n $d"
-		sed 's/^/# /' /tmp/tap.out
-	fi
-}
 dev=/sys/bus/event_source/devices
 a53=apmu_armv8_cortex_a53
 a57=apmu_armv8_cortex_a57
@@ -45,5 +36,5 @@ tap 6 "cpu1 offline and back: its SPI is pinned to cpu1 again" \
 		echo 1 > /sys/devices/system/cpu/cpu1/online &&
 		test \"\$(cat /proc/irq/$irq57/smp_affinity_list)\" = 1"
 tap 7 "cpu1 counts again after coming back" only_on 2 $a57 $a53
-echo "APMU-SECTION-END hetero rc=0"
+section_end hetero 0
 exit 0

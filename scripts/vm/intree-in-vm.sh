@@ -4,19 +4,10 @@
 # apmu must load, say in one line that the in-tree driver owns the PMU, register no core
 # PMU and leave the in-tree PMU counting.
 
-echo "APMU-SECTION-BEGIN intree"
+. /apmu/vmlib.sh
+section intree
 echo "TAP version 13"
 echo "1..5"
-tap() {
-	n=$1 d=$2
-	shift 2
-	if "$@" >/tmp/tap.out 2>&1; then
-		echo "ok $n $d"
-	else
-		echo "not ok $n $d"
-		sed 's/^/# /' /tmp/tap.out
-	fi
-}
 tap 1 "in-tree armv8_pmuv3 PMU is registered" test -d /sys/bus/event_source/devices/armv8_pmuv3
 perf stat -e cycles -x, -o /tmp/before.txt -- ./apmu_workload 100000
 tap 2 "apmu loads next to the in-tree driver" insmod ./apmu.ko
@@ -27,5 +18,5 @@ perf stat -e cycles -x, -o /tmp/after.txt -- ./apmu_workload 100000
 tap 5 "in-tree PMU still counts cycles, apmu unloads" \
 	sh -c 'grep -q "^[0-9][0-9]*,,cycles" /tmp/after.txt && rmmod apmu'
 cat /tmp/before.txt /tmp/after.txt | sed 's/^/# /'
-echo "APMU-SECTION-END intree rc=0"
+section_end intree 0
 exit 0

@@ -650,17 +650,9 @@ FIXTURE(apmu32) {
 static int read_param(const char *name, char *buf, size_t len)
 {
 	char path[128];
-	FILE *f;
-	size_t n;
 
 	snprintf(path, sizeof(path), "/sys/module/apmu/parameters/%s", name);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
-	buf[n] = '\0';
-	return 0;
+	return apmu_read_file(path, buf, len);
 }
 
 FIXTURE_SETUP(apmu32)

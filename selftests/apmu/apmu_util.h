@@ -24,15 +24,12 @@ static inline int apmu_perf_open(struct perf_event_attr *attr, pid_t pid, int cp
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
-/* Read a PMU sysfs file into @buf without the trailing newline. 0 on success. */
-static inline int apmu_read_pmu_file(const struct apmu_pmu_info *pmu, const char *file,
-				     char *buf, size_t len)
+/* Read a file into @buf without the trailing newline. 0 on success. */
+static inline int apmu_read_file(const char *path, char *buf, size_t len)
 {
-	char path[512];
 	FILE *f;
 	size_t n;
 
-	snprintf(path, sizeof(path), APMU_SYSFS_PMUS "/%s/%s", pmu->name, file);
 	f = fopen(path, "r");
 	if (!f)
 		return -1;
@@ -42,6 +39,16 @@ static inline int apmu_read_pmu_file(const struct apmu_pmu_info *pmu, const char
 	while (n && buf[n - 1] == '\n')
 		buf[--n] = '\0';
 	return 0;
+}
+
+/* Read a PMU sysfs file, e.g. "caps/counters". 0 on success. */
+static inline int apmu_read_pmu_file(const struct apmu_pmu_info *pmu, const char *file,
+				     char *buf, size_t len)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), APMU_SYSFS_PMUS "/%s/%s", pmu->name, file);
+	return apmu_read_file(path, buf, len);
 }
 
 /* The first apmu core PMU (apmu_* with a cpus file). 0 on success. */

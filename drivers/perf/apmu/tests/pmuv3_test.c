@@ -15,14 +15,18 @@ struct apmu_test {
 	struct apmu_cpu cpu;
 };
 
-/* A model with @n counters at @pmuver, probed and reset like a CPU coming online. */
-static struct apmu_test *apmu_test_setup(struct kunit *test, unsigned int n,
-					 unsigned int pmuver)
+/*
+ * A model with @n counters at @pmuver (and PMICNTR if @icntr), probed and reset like a
+ * CPU coming online.
+ */
+static struct apmu_test *apmu_test_setup_full(struct kunit *test, unsigned int n,
+					      unsigned int pmuver, bool icntr)
 {
 	struct apmu_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	apmu_model_init(&t->m, n, pmuver);
+	t->m.icntr = icntr;
 	apmu_model_select(&t->m);
 	t->pmu.regs = &apmu_model_regs;
 	t->pmu.allow_lp = true;
@@ -30,6 +34,12 @@ static struct apmu_test *apmu_test_setup(struct kunit *test, unsigned int n,
 	apmu_pmuv3_probe(&t->pmu);
 	apmu_pmuv3_reset(&t->pmu, &t->cpu);
 	return t;
+}
+
+static struct apmu_test *apmu_test_setup(struct kunit *test, unsigned int n,
+					 unsigned int pmuver)
+{
+	return apmu_test_setup_full(test, n, pmuver, false);
 }
 
 static void model_w1s_w1c_pairs(struct kunit *test)
@@ -302,18 +312,7 @@ static void chain_needs_two_counters(struct kunit *test)
 
 static struct apmu_test *apmu_test_setup_icntr(struct kunit *test)
 {
-	struct apmu_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, t);
-	apmu_model_init(&t->m, 6, APMU_PMUVER_V3P5);
-	t->m.icntr = true;
-	apmu_model_select(&t->m);
-	t->pmu.regs = &apmu_model_regs;
-	t->pmu.allow_lp = true;
-	t->cpu.pmu = &t->pmu;
-	apmu_pmuv3_probe(&t->pmu);
-	apmu_pmuv3_reset(&t->pmu, &t->cpu);
-	return t;
+	return apmu_test_setup_full(test, 6, APMU_PMUVER_V3P5, true);
 }
 
 static void icntr_takes_inst_retired(struct kunit *test)
