@@ -115,6 +115,7 @@ struct apmu_cpu {
  *	    bits 64-127 the 0x4000-0x403f range
  * @irq: the overflow interrupt when it is one per-CPU PPI, or 0
  * @irq_percpu: @irq is a PPI; otherwise each CPU has its own SPI in &struct apmu_cpu
+ * @has_irq: the PMU has an overflow interrupt (sampling needs it)
  * @node: cpuhp multi-instance node
  * @cpu_pm_nb: CPU PM notifier: PMU state across core power-down
  */
@@ -135,6 +136,7 @@ struct apmu_pmu {
 	DECLARE_BITMAP(pmceid, 128);
 	int irq;
 	bool irq_percpu;
+	bool has_irq;
 	struct hlist_node node;
 	struct notifier_block cpu_pm_nb;
 };
@@ -176,6 +178,13 @@ int apmu_irq_request(struct apmu_pmu *pmu);
 void apmu_irq_free(struct apmu_pmu *pmu);
 void apmu_irq_cpu_online(struct apmu_pmu *pmu, unsigned int cpu);
 void apmu_irq_cpu_offline(struct apmu_pmu *pmu, unsigned int cpu);
+
+/* overflow.c: sample delivery */
+bool apmu_overflow_init(void);
+bool apmu_can_sample(void);
+void apmu_sample_took(u64 ns);
+int apmu_event_overflow(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs);
 
 /* events.c: attribute to event number */
 bool apmu_event_implemented(struct apmu_pmu *pmu, u16 evnum);

@@ -5,9 +5,11 @@
  */
 #include <linux/bitfield.h>
 #include <linux/bitmap.h>
+#include <linux/irq_work.h>
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
+#include <linux/sched/clock.h>
 #include <kunit/visibility.h>
 #include <asm/virt.h>
 
@@ -55,7 +57,8 @@ static inline u64 apmu_counter_value(struct hw_perf_event *hwc, u64 raw)
  * @event: a counting event on this CPU
  *
  * The subtraction is done at the counter's width, so one wrap between two updates (a
- * 32-bit counter, whose overflow interrupt calls this) still gives the exact delta.
+ * 32-bit counter, whose overflow interrupt calls this) still gives the exact delta. A
+ * sampling event's period_left shrinks by the same amount.
  * Return: the counter value now.
  */
 u64 apmu_event_update(struct perf_event *event)
@@ -63,7 +66,7 @@ u64 apmu_event_update(struct perf_event *event)
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
 	bool chained = apmu_chained(hwc);
-	u64 prev, now;
+	u64 prev, now, delta;
 
 	do {
 		prev = local64_read(&hwc->prev_count);
@@ -71,7 +74,9 @@ u64 apmu_event_update(struct perf_event *event)
 		now = apmu_counter_value(hwc, now);
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 
-	local64_add((now - prev) & apmu_counter_mask(hwc), &event->count);
+	delta = (now - prev) & apmu_counter_mask(hwc);
+	local64_add(delta, &event->count);
+	local64_sub(delta, &hwc->period_left);
 	return now;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_event_update);
@@ -81,14 +86,59 @@ static void apmu_read(struct perf_event *event)
 	apmu_event_update(event);
 }
 
+/**
+ * apmu_set_period() - program a sampling event's counter for its next overflow
+ * @event: a sampling event on this CPU
+ *
+ * The counter starts at -left, so it overflows after the rest of the period. At most half
+ * the counter's range is used, so a late interrupt still finds the count unambiguous.
+ * Return: true when a whole period had elapsed (a sample is due).
+ */
+static bool apmu_set_period(struct perf_event *event)
+{
+	struct apmu_pmu *pmu = to_apmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	s64 left = local64_read(&hwc->period_left);
+	s64 period = hwc->sample_period;
+	u64 max = apmu_counter_mask(hwc) >> 1;
+	bool elapsed = false;
+
+	if (unlikely(left <= -period)) {
+		/* far behind (e.g. after a frequency change): start a fresh period */
+		left = period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+		elapsed = true;
+	} else if (unlikely(left <= 0)) {
+		left += period;
+		local64_set(&hwc->period_left, left);
+		hwc->last_period = period;
+		elapsed = true;
+	}
+	if (left > max)
+		left = max;
+
+	local64_set(&hwc->prev_count, (u64)-left);
+	apmu_pmuv3_write_counter(pmu, hwc->idx, apmu_chained(hwc),
+				 (u64)-left & apmu_counter_mask(hwc));
+	perf_event_update_userpage(event);
+	return elapsed;
+}
+
 static void apmu_start(struct perf_event *event, int flags)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
 	bool wide = hwc->flags & ARMPMU_EVT_64BIT;
-	u64 start = wide ? 0 : READ_ONCE(test_counter_start);
+	u64 start;
 
 	hwc->state = 0;
+	if (is_sampling_event(event)) {
+		apmu_set_period(event);
+		apmu_pmuv3_enable(pmu, hwc->idx, apmu_chained(hwc), hwc->config_base, true);
+		return;
+	}
+	start = wide ? 0 : READ_ONCE(test_counter_start);
 	local64_set(&hwc->prev_count, apmu_counter_value(hwc, start));
 	apmu_pmuv3_write_counter(pmu, hwc->idx, apmu_chained(hwc), start);
 	/* A 64-bit counter never wraps in practice; a 32-bit one needs its overflow IRQ */
@@ -150,6 +200,9 @@ static int apmu_add(struct perf_event *event, int flags)
 	if (apmu_pmuv3_counter_is_64bit(pmu, idx, chained))
 		hwc->flags |= ARMPMU_EVT_64BIT;
 	cpu->events[idx] = event;
+	/* a pair's overflow interrupt comes from its odd counter */
+	if (chained)
+		cpu->events[idx + 1] = event;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		apmu_start(event, PERF_EF_RELOAD);
@@ -165,6 +218,8 @@ static void apmu_del(struct perf_event *event, int flags)
 
 	apmu_stop(event, PERF_EF_UPDATE);
 	cpu->events[hwc->idx] = NULL;
+	if (apmu_chained(hwc))
+		cpu->events[hwc->idx + 1] = NULL;
 	apmu_pmuv3_put_idx(cpu->used, hwc->idx, apmu_chained(hwc));
 	hwc->idx = -1;
 	perf_event_update_userpage(event);
@@ -251,14 +306,22 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_pm_restore);
  * @irq: the interrupt
  * @dev_id: this CPU's &struct apmu_cpu
  *
- * Takes the overflow flags of our counters once (PMOVSCLR) and folds each overflowed
- * counter into its event, which extends 32-bit counters to 64 bits.
+ * Takes the overflow flags of our counters once (PMOVSCLR). Each overflowed counter is
+ * folded into its event, which extends 32-bit counting counters to 64 bits; a sampling
+ * event also gets its next period and, when one elapsed, a sample with the interrupted
+ * registers. perf may then ask for the event to stop (throttling, an event limit). The
+ * counters are stopped (PMCR.E) meanwhile, so the handler does not count itself. The time
+ * spent goes to perf's CPU-time limit, which lowers perf_event_max_sample_rate (and so
+ * throttles) when handlers take too much of a CPU.
  * Return: IRQ_NONE when none of our counters had overflowed.
  */
 irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 {
 	struct apmu_cpu *cpu = dev_id;
 	struct apmu_pmu *pmu = cpu->pmu;
+	struct pt_regs *regs = get_irq_regs();
+	u64 start = sched_clock();
+	struct perf_sample_data data;
 	unsigned long ovs;
 	unsigned int idx;
 
@@ -266,13 +329,33 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	if (!ovs)
 		return IRQ_NONE;
 
+	pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr);
 	for_each_set_bit(idx, &ovs, APMU_NR_IDX) {
 		struct perf_event *event = cpu->events[idx];
+		struct hw_perf_event *hwc;
 
-		/* the odd half of a CHAIN pair has no event of its own */
-		if (event)
-			apmu_event_update(event);
+		if (!event)
+			continue;
+		hwc = &event->hw;
+		/* a CHAIN pair overflows through its odd half; the even one only wrapped */
+		if (apmu_chained(hwc) && idx == hwc->idx)
+			continue;
+		apmu_event_update(event);
+		if (!is_sampling_event(event))
+			continue;
+
+		perf_sample_data_init(&data, 0, hwc->last_period);
+		if (!apmu_set_period(event))
+			continue;
+		if (apmu_event_overflow(event, &data, regs))
+			apmu_stop(event, 0);
 	}
+	if (!bitmap_empty(cpu->used, APMU_NR_IDX))
+		pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr | APMU_PMCR_E);
+
+	/* deliver perf's pending wakeups now rather than at the next tick */
+	irq_work_run();
+	apmu_sample_took(sched_clock() - start);
 	return IRQ_HANDLED;
 }
 
@@ -422,8 +505,12 @@ static int apmu_event_init(struct perf_event *event)
 		dev_dbg(pmu->dev, "CHAIN (0x1e) only counts as the odd half of a pair\n");
 		return -EINVAL;
 	}
-	if (is_sampling_event(event)) {
-		dev_dbg(pmu->dev, "sampling is not supported yet\n");
+	if (is_sampling_event(event) && !apmu_can_sample()) {
+		dev_dbg(pmu->dev, "sampling needs perf_event_overflow(), unresolved at load\n");
+		return -EOPNOTSUPP;
+	}
+	if (is_sampling_event(event) && !pmu->has_irq) {
+		dev_dbg(pmu->dev, "sampling needs the overflow interrupt, absent from the DT\n");
 		return -EOPNOTSUPP;
 	}
 	if (has_branch_stack(event)) {

@@ -22,6 +22,7 @@ static int apmu_irq_parse_ppi(struct apmu_pmu *pmu, int irq)
 		cpumask_copy(&pmu->supported_cpus, cpu_possible_mask);
 	pmu->irq = irq;
 	pmu->irq_percpu = true;
+	pmu->has_irq = true;
 	return 0;
 }
 
@@ -91,6 +92,7 @@ int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
 	}
 	if (cpumask_empty(&pmu->supported_cpus))
 		return dev_err_probe(dev, -EINVAL, "no CPU has an overflow interrupt\n");
+	pmu->has_irq = true;
 	return 0;
 }
 

@@ -247,6 +247,7 @@ static int __init apmu_init(void)
 {
 	int ret;
 
+	apmu_overflow_init();
 	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/apmu:online",
 				      apmu_cpu_online, apmu_cpu_offline);
 	if (ret < 0)

@@ -1,0 +1,109 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu: reaching the two perf core functions a sampling PMU driver needs:
+ *  - perf_event_overflow(), which delivers a sample (and says when to throttle);
+ *  - perf_sample_event_took(), which feeds the time spent in the overflow handler to
+ *    perf's CPU-time limit (kernel.perf_cpu_time_max_percent): without it, short periods
+ *    can keep a CPU in the handler (seen on QEMU with a 5000-cycle period on both CPUs).
+ *
+ * Linux 6.12 exports neither to modules. Where the kernel does (the build finds them in
+ * Module.symvers and defines APMU_OVERFLOW_EXPORTED), apmu calls them directly. Otherwise
+ * their addresses are looked up once at load with a kprobe (register_kprobe() resolves a
+ * symbol name; the probe is removed at once and never fires). When that fails (no
+ * CONFIG_KPROBES, a symbol blacklisted for kprobes, or the sampling=0 parameter), apmu
+ * counts but refuses sampling events with -EOPNOTSUPP, and says so once at load.
+ */
+#include <linux/kprobes.h>
+#include <linux/moduleparam.h>
+#include <linux/perf_event.h>
+
+#include "apmu.h"
+
+static bool sampling = true;
+module_param(sampling, bool, 0444);
+MODULE_PARM_DESC(sampling,
+		 "offer sampling events (default Y; N forces the counting-only fallback)");
+
+typedef int (*apmu_overflow_fn)(struct perf_event *event, struct perf_sample_data *data,
+				struct pt_regs *regs);
+typedef void (*apmu_took_fn)(u64 sample_len_ns);
+
+static apmu_overflow_fn apmu_overflow;
+static apmu_took_fn apmu_took;
+
+#ifdef APMU_OVERFLOW_EXPORTED
+static void apmu_overflow_lookup(void)
+{
+	apmu_overflow = perf_event_overflow;
+	apmu_took = perf_sample_event_took;
+}
+#elif IS_ENABLED(CONFIG_KPROBES)
+static void *apmu_lookup(const char *name)
+{
+	struct kprobe kp = { .symbol_name = name };
+	void *addr;
+
+	if (register_kprobe(&kp) < 0)
+		return NULL;
+	addr = kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
+}
+
+static void apmu_overflow_lookup(void)
+{
+	apmu_overflow = apmu_lookup("perf_event_overflow");
+	apmu_took = apmu_lookup("perf_sample_event_took");
+}
+#else
+static void apmu_overflow_lookup(void)
+{
+}
+#endif
+
+/**
+ * apmu_overflow_init() - resolve perf_event_overflow() once, at module load
+ *
+ * Return: true when sampling can be offered.
+ */
+bool apmu_overflow_init(void)
+{
+	if (!sampling) {
+		pr_notice("apmu: sampling=0: counting only, sampling events are refused\n");
+		return false;
+	}
+	apmu_overflow_lookup();
+	if (!apmu_overflow || !apmu_took) {
+		pr_notice("apmu: perf_event_overflow()/perf_sample_event_took() cannot be resolved: counting only, sampling events are refused\n");
+		apmu_overflow = NULL;
+		apmu_took = NULL;
+	}
+	return apmu_overflow;
+}
+
+/* Can sampling events be delivered? */
+bool apmu_can_sample(void)
+{
+	return apmu_overflow;
+}
+
+/* Account @ns spent in the overflow handler to perf's CPU-time limit. */
+void apmu_sample_took(u64 ns)
+{
+	if (apmu_took)
+		apmu_took(ns);
+}
+
+/**
+ * apmu_event_overflow() - hand a sample to perf
+ * @event: the overflowed sampling event
+ * @data: sample data, initialised with the period
+ * @regs: the interrupted registers
+ *
+ * Return: non-zero when perf wants the event stopped (throttling, event limit).
+ */
+int apmu_event_overflow(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs)
+{
+	return apmu_overflow(event, data, regs);
+}
