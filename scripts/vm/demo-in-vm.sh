@@ -31,6 +31,17 @@ perf stat -e "$pmu/inst_retired/u,$pmu/cpu_cycles/" -- ./apmu_workload 1000000 2
 banner "perf stat -a -e cycles -- sleep 1 (both CPUs)"
 perf stat -a -e cycles -- sleep 1 2>&1
 
+banner "perf record -e cycles -g -- ./apmu_workload 30000000; perf report"
+perf record -e cycles -g -o /tmp/perf.data -- ./apmu_workload 30000000 2>&1 | tail -n 1
+perf report -i /tmp/perf.data --stdio --no-children --sort sym 2>/dev/null |
+	grep -v '^$' | grep -v -e '^#$' -e 'tips.txt' | sed -n '1,30p'
+
+banner "perf record -F 4000 -e $pmu/cpu_cycles/ (apmu's own event), top symbols"
+perf record -F 4000 -e "$pmu/cpu_cycles/" -o /tmp/perf2.data -- ./apmu_workload 30000000 2>&1 |
+	tail -n 1
+perf report -i /tmp/perf2.data --stdio --sort sym 2>/dev/null | grep -v '^#' | grep -v '^$' |
+	head -n 5
+
 banner "Activity Monitors (AMU) and PC sampling"
 for c in /sys/devices/system/cpu/cpu[0-9]*; do
 	[ -d "$c/amu" ] && echo "$(basename $c): AMU at $c/amu"
