@@ -131,6 +131,18 @@ TEST_F(apmu, exact_user_instructions_generic)
 	check_exact(_metadata, &attr);
 }
 
+/* The extended hardware type: config[63:32] names apmu's PMU, config[31:0] the event */
+TEST_F(apmu, exact_user_instructions_extended_type)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_HARDWARE,
+		.config = (__u64)self->pmu.type << 32 | PERF_COUNT_HW_INSTRUCTIONS,
+	};
+
+	check_exact(_metadata, &attr);
+}
+
 TEST_F(apmu, exact_user_instructions_raw_inst_retired)
 {
 	struct perf_event_attr attr = {
@@ -341,6 +353,41 @@ TEST_F(apmu, group_fits_counts_together)
 	for (i = 1; i <= n; i++)
 		close(fds[i]);
 	close(lead);
+}
+
+/*
+ * Pinned events must always be on a counter: N pinned INST_RETIRED events count, one more
+ * cannot be scheduled and goes to error state (read() returns 0 bytes), as perf defines.
+ */
+TEST_F(apmu, pinned_events)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.config = 0x08,
+		.exclude_kernel = 1,
+		.pinned = 1,
+	};
+	unsigned int n = pmu_counters(_metadata, &self->pmu), i;
+	char buf[8] = "0";
+	int fds[34];
+	uint64_t c;
+
+	apmu_read_pmu_file(&self->pmu, "caps/instruction_counter", buf, sizeof(buf));
+	n += atoi(buf);
+	ASSERT_LT(n, 33U);
+	for (i = 0; i <= n; i++) {
+		fds[i] = apmu_perf_open(&attr, 0, -1, -1, 0);
+		ASSERT_GE(fds[i], 0) TH_LOG("pinned event %u: %s", i, strerror(errno));
+	}
+	spin(100000);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ((ssize_t)sizeof(c), read(fds[i], &c, sizeof(c)));
+		ASSERT_GE(c, 200000ULL) TH_LOG("pinned event %u", i);
+	}
+	ASSERT_EQ(0, read(fds[n], &c, sizeof(c))) TH_LOG("the extra pinned event ran");
+	for (i = 0; i <= n; i++)
+		close(fds[i]);
 }
 
 /*
@@ -702,12 +749,14 @@ static unsigned long long apmu_irqs(void)
 	return total;
 }
 
-TEST_F(apmu32, wrap_32bit_exact)
+static void check_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *self,
+		       __u64 config1)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
 		.type = self->pmu.type,
 		.config = 0x08,
+		.config1 = config1,
 		.disabled = 1,
 		.exclude_kernel = 1,
 	};
@@ -729,6 +778,20 @@ TEST_F(apmu32, wrap_32bit_exact)
 	ASSERT_GT(2 * 101000ULL, 0xffffffffULL - self->start);
 	ASSERT_EQ(200000ULL, b - a);
 	ASSERT_GE(irq1 - irq0, 1ULL);
+}
+
+TEST_F(apmu32, wrap_32bit_exact)
+{
+	check_wrap(_metadata, self, 0);
+}
+
+/*
+ * "long" on 32-bit counters: a CHAIN pair where PMCEID has CHAIN; QEMU has none, so the
+ * count is extended through the interrupt, just as exact.
+ */
+TEST_F(apmu32, wrap_32bit_exact_long)
+{
+	check_wrap(_metadata, self, 1);
 }
 
 /*
@@ -1158,6 +1221,69 @@ TEST_F(sampling, refresh_limits_overflows)
 	ring_scan(self->ring, attr.sample_period, &st);
 	TH_LOG("%u samples with a refresh of 3", st.samples);
 	ASSERT_EQ(3U, st.samples);
+}
+
+/*
+ * Leader sampling: the cycle counter samples, each sample carries the whole group's
+ * counts (PERF_SAMPLE_READ with PERF_FORMAT_GROUP), read through apmu's read().
+ */
+TEST_F(sampling, group_read_in_samples)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.config = 0x11,
+		.sample_period = 1000000,
+		.sample_type = PERF_SAMPLE_READ,
+		.read_format = PERF_FORMAT_GROUP,
+		.exclude_kernel = 1,
+		.disabled = 1,
+	};
+	struct perf_event_mmap_page *pc;
+	size_t psz = getpagesize();
+	uint64_t tail, head, prev_ins = 0;
+	unsigned int n = 0, grew = 0;
+	int sib;
+	char *data;
+
+	self->fd = apmu_perf_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(self->fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	attr.config = 0x08;
+	attr.sample_period = 0;
+	attr.sample_type = 0;
+	attr.disabled = 0;
+	sib = apmu_perf_open(&attr, 0, -1, self->fd, 0);
+	ASSERT_GE(sib, 0) TH_LOG("sibling: %s", strerror(errno));
+	self->ring = mmap(NULL, (RING_PAGES + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED,
+			  self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->ring);
+	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	spin(5000000);
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+
+	pc = self->ring;
+	data = (char *)self->ring + psz;
+	head = pc->data_head;
+	__sync_synchronize();
+	for (tail = pc->data_tail; tail < head;) {
+		struct perf_event_header *h = (void *)(data + tail % (RING_PAGES * psz));
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			uint64_t *v = (uint64_t *)(h + 1);	/* nr, leader, sibling */
+
+			ASSERT_EQ(2ULL, v[0]);
+			grew += v[2] > prev_ins;
+			prev_ins = v[2];
+			n++;
+		}
+		tail += h->size;
+	}
+	close(sib);
+	TH_LOG("%u samples, last sibling count %llu", n, (unsigned long long)prev_ins);
+	ASSERT_GE(n, 5U);
+	/* the sibling's count grows from sample to sample */
+	ASSERT_EQ(n, grew);
+	ASSERT_GE(prev_ins, 5000000ULL);
 }
 
 /* After the last sampling event closes, no apmu interrupt fires any more. */

@@ -157,10 +157,16 @@ static void apmu_stop(struct perf_event *event, int flags)
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
-/* A 64-bit count was asked for (config1 "long") and event counters are only 32-bit. */
+/*
+ * A 64-bit count was asked for (config1 "long"), event counters are only 32-bit and the
+ * PMU implements CHAIN (PMCEID bit 0x1e; QEMU does not). Without CHAIN the count is still
+ * 64-bit, extended through the overflow interrupt; only a sampling period is then capped
+ * at 2^31.
+ */
 static inline bool apmu_wants_chain(struct apmu_pmu *pmu, struct perf_event *event)
 {
-	return (event->attr.config1 & APMU_CFG1_LONG) && !pmu->long_evcnt;
+	return (event->attr.config1 & APMU_CFG1_LONG) && !pmu->long_evcnt &&
+	       test_bit(APMU_EV_CHAIN, pmu->pmceid);
 }
 
 /* How apmu_pmuv3_get_idx() must place @event */
