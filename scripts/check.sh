@@ -23,9 +23,9 @@ console=$out/console.log
 	echo "TAP version 13"
 	echo "1..2"
 	if bash "$APMU_TOP/scripts/checkpatch.sh" >"$out/checkpatch.log" 2>&1; then
-		echo "ok 1 checkpatch --strict clean"
+		echo "ok 1 checkpatch --strict and kernel-doc clean"
 	else
-		echo "not ok 1 checkpatch --strict clean"
+		echo "not ok 1 checkpatch --strict and kernel-doc clean"
 		sed 's/^/# /' "$out/checkpatch.log" | head -n 40
 	fi
 	if bash "$APMU_TOP/scripts/sparse.sh" >"$out/sparse.log" 2>&1; then

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# checkpatch.pl --strict --no-tree over every kernel C source and header of the module.
+# checkpatch.pl --strict --no-tree and kernel-doc -Wall over every kernel C source and
+# header of the module.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -10,8 +11,10 @@ cd "$APMU_TOP"
 mapfile -t files < <(find drivers include -name '*.[ch]' | sort)
 out=$(perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES -f "${files[@]}" | grep -E 'ERROR|WARNING|CHECK' || true)
+# kernel-doc comments must be complete and well-formed too
+out+=$(perl "$src/scripts/kernel-doc" -none -Wall "${files[@]}" 2>&1)
 if [ -n "$out" ]; then
 	echo "$out"
 	exit 1
 fi
-echo "checkpatch: ${#files[@]} files clean"
+echo "checkpatch and kernel-doc: ${#files[@]} files clean"

@@ -46,6 +46,8 @@ static const u16 apmu_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_
  * apmu_event_implemented() - does PMCEID0/1 say the CPU implements @evnum?
  * @pmu: instance
  * @evnum: a common event number (0x0-0x3f or 0x4000-0x403f)
+ *
+ * Return: true if the event's PMCEID bit is set.
  */
 bool apmu_event_implemented(struct apmu_pmu *pmu, u16 evnum)
 {

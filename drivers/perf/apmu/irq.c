@@ -102,6 +102,8 @@ int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
  *
  * Each CPU's interrupt is enabled by apmu_irq_cpu_online(). The handler's dev_id is the
  * CPU's &struct apmu_cpu.
+ *
+ * Return: 0, or the errno of the failed request (nothing is left requested).
  */
 int apmu_irq_request(struct apmu_pmu *pmu)
 {

@@ -179,6 +179,8 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_put_idx);
  *
  * PMCCNTR does with PMCR.LC (always set by apmu), PMICNTR always, a CHAIN pair as a whole,
  * and event counters with PMCR.LP, which exists from PMUv3p5.
+ *
+ * Return: true for a 64-bit counter.
  */
 bool apmu_pmuv3_counter_is_64bit(struct apmu_pmu *pmu, int idx, bool chained)
 {

@@ -85,6 +85,8 @@ void apmu_user_access_reset_cpu(struct apmu_pmu *pmu)
  *
  * Index 32 is PMCCNTR (idx 31). PMICNTR is never handed to user space: tools do not know
  * how to read it, so user-read INST_RETIRED events stay on event counters.
+ *
+ * Return: the counter index plus one, or 0 when user space may not read the event.
  */
 int apmu_event_idx(struct perf_event *event)
 {
