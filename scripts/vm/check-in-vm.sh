@@ -11,6 +11,11 @@ pmu=$(cd /sys/bus/event_source/devices && ls -d apmu_* 2>/dev/null | head -n 1)
 section "kselftest:apmu_pmu"
 ./apmu_pmu -F apmu32 -F nosample
 section_end "kselftest:apmu_pmu" $?
+for t in apmu_rdpmc apmu_sampling; do
+	section "kselftest:$t"
+	./$t
+	section_end "kselftest:$t" $?
+done
 
 # 2. Debian's perf on apmu: user instructions of a known loop, exactly
 section "perf"
@@ -83,17 +88,22 @@ tap 5 "reload and unload again" \
 section_end lifecycle 0
 
 # 5. kselftests again on 32-bit event counters extended through the overflow interrupt
-section "kselftest:apmu_pmu:32bit"
 if insmod ./apmu.ko long_counters=0 test_counter_start=0xffff0000; then
+	section "kselftest:apmu_pmu:32bit"
 	./apmu_pmu -F nosample
-	rc=$?
-	rmmod apmu || rc=1
+	section_end "kselftest:apmu_pmu:32bit" $?
+	for t in apmu_rdpmc apmu_sampling; do
+		section "kselftest:$t:32bit"
+		./$t
+		section_end "kselftest:$t:32bit" $?
+	done
+	rmmod apmu
 else
+	section "kselftest:apmu_pmu:32bit"
 	echo "1..1"
 	echo "not ok 1 insmod apmu.ko long_counters=0"
-	rc=1
+	section_end "kselftest:apmu_pmu:32bit" 1
 fi
-section_end "kselftest:apmu_pmu:32bit" $rc
 
 # 6. The counting-only fallback, forced: sampling refused, counting exact, one notice
 section "kselftest:apmu_pmu:nosample"
@@ -170,7 +180,8 @@ tap 7 "30 s of sampling on both CPUs, samples from each" long
 pct=$(cat /proc/sys/kernel/perf_cpu_time_max_percent)
 restore_rate
 echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
-tap 8 "sampling after the stress still matches the period" ./apmu_pmu -t fixed_period_on_cycle_counter
+tap 8 "sampling after the stress still matches the period" \
+	./apmu_sampling -t fixed_period_on_cycle_counter
 echo "$pct" > /proc/sys/kernel/perf_cpu_time_max_percent
 restore_rate
 section_end sampling 0

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kselftests for apmu's core PMU: sysfs, exact user-space instruction counts (QEMU
- * -icount makes them deterministic), monotonic cycles, and the errnos of bad attributes.
+ * kselftests for apmu's core PMU, counting: sysfs, exact user-space instruction counts
+ * (QEMU -icount makes them deterministic), filters, groups, multiplexing, every listed
+ * event, CPU hotplug, the errnos of bad attributes, the 32-bit counter path (apmu32) and
+ * the counting-only fallback (nosample).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -21,46 +23,6 @@
 
 #include "kselftest_harness.h"
 #include "apmu_util.h"
-
-/* Exactly 2 instructions per iteration (subs, b.ne), whatever the compiler does around. */
-static void __attribute__((noinline)) spin(unsigned long n)
-{
-	asm volatile("1:	subs	%0, %0, #1\n"
-		     "	b.ne	1b\n" : "+r" (n) : : "cc");
-}
-
-/* User-space instructions retired around spin(n), counted by @fd. */
-static uint64_t count_spin_once(int fd, unsigned long n)
-{
-	uint64_t val = 0;
-
-	ioctl(fd, PERF_EVENT_IOC_RESET, 0);
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	spin(n);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	if (read(fd, &val, sizeof(val)) != sizeof(val))
-		return UINT64_MAX;
-	return val;
-}
-
-/*
- * QEMU (7.2, -icount) attributes the instructions of an interrupt handler that
- * interrupted EL0 to EL0 (measured: a timer tick adds ~15-20k "user" instructions), so a
- * window hit by a tick over-counts. A tick only ever adds: the smallest of a few runs is
- * the exact, deterministic count. Windows here are well under the 4 ms tick period.
- */
-static uint64_t count_spin(int fd, unsigned long n)
-{
-	uint64_t best = UINT64_MAX, v;
-	int i;
-
-	for (i = 0; i < 5; i++) {
-		v = count_spin_once(fd, n);
-		if (v < best)
-			best = v;
-	}
-	return best;
-}
 
 FIXTURE(apmu) {
 	struct apmu_pmu_info pmu;
@@ -271,16 +233,6 @@ TEST_F(apmu, exclude_flags)
 	ASSERT_EQ(u1, u2);
 }
 
-static unsigned int pmu_counters(struct __test_metadata *_metadata,
-				 const struct apmu_pmu_info *pmu)
-{
-	char buf[16];
-
-	if (apmu_read_pmu_file(pmu, "caps/counters", buf, sizeof(buf)))
-		return 0;
-	return strtoul(buf, NULL, 0);
-}
-
 /* A group needing more event counters than exist can never run: -EINVAL at open. */
 TEST_F(apmu, group_too_big)
 {
@@ -291,7 +243,7 @@ TEST_F(apmu, group_too_big)
 		.exclude_kernel = 1,
 		.disabled = 1,
 	};
-	unsigned int n = pmu_counters(_metadata, &self->pmu), i;
+	unsigned int n = apmu_pmu_counters(&self->pmu), i;
 	char buf[8] = "0";
 	int fds[33], lead;
 
@@ -324,7 +276,7 @@ TEST_F(apmu, group_fits_counts_together)
 		.disabled = 1,
 		.read_format = PERF_FORMAT_GROUP,
 	};
-	unsigned int n = pmu_counters(_metadata, &self->pmu), i;
+	unsigned int n = apmu_pmu_counters(&self->pmu), i;
 	struct { uint64_t nr, v[34]; } r;
 	int fds[34], lead;
 
@@ -368,7 +320,7 @@ TEST_F(apmu, pinned_events)
 		.exclude_kernel = 1,
 		.pinned = 1,
 	};
-	unsigned int n = pmu_counters(_metadata, &self->pmu), i;
+	unsigned int n = apmu_pmu_counters(&self->pmu), i;
 	char buf[8] = "0";
 	int fds[34];
 	uint64_t c;
@@ -405,7 +357,7 @@ TEST_F(apmu, multiplexing_scaled_within_2pct)
 		.disabled = 1,
 		.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING,
 	};
-	unsigned int n = pmu_counters(_metadata, &self->pmu) + 3, i;
+	unsigned int n = apmu_pmu_counters(&self->pmu) + 3, i;
 	const unsigned long iters = 40000000;	/* 80M instructions, ~80 ms of guest time */
 	struct { uint64_t val, ena, run; } r;
 	int fds[40];
@@ -696,14 +648,6 @@ FIXTURE(apmu32) {
 	unsigned long start;
 };
 
-static int read_param(const char *name, char *buf, size_t len)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), "/sys/module/apmu/parameters/%s", name);
-	return apmu_read_file(path, buf, len);
-}
-
 FIXTURE_SETUP(apmu32)
 {
 	char buf[32];
@@ -713,7 +657,7 @@ FIXTURE_SETUP(apmu32)
 	ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, "caps/long_counters", buf, sizeof(buf)));
 	if (buf[0] != '0')
 		SKIP(return, "event counters are 64-bit (PMCR_EL0.LP): load apmu with long_counters=0 to test the 32-bit path");
-	ASSERT_EQ(0, read_param("test_counter_start", buf, sizeof(buf)));
+	ASSERT_EQ(0, apmu_read_param("test_counter_start", buf, sizeof(buf)));
 	self->start = strtoul(buf, NULL, 0);
 	ASSERT_GT(self->start, 0xf0000000UL)
 		TH_LOG("load apmu with test_counter_start close to 2^32 for this test");
@@ -721,32 +665,6 @@ FIXTURE_SETUP(apmu32)
 
 FIXTURE_TEARDOWN(apmu32)
 {
-}
-
-/* The sum of the "apmu" lines of /proc/interrupts over all CPUs. */
-static unsigned long long apmu_irqs(void)
-{
-	unsigned long long total = 0, v;
-	char line[512], *p, *end;
-	FILE *f = fopen("/proc/interrupts", "r");
-
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		if (!strstr(line, "apmu"))
-			continue;
-		p = strchr(line, ':');
-		if (!p)
-			continue;
-		for (p++;; p = end) {
-			v = strtoull(p, &end, 10);
-			if (end == p)
-				break;
-			total += v;
-		}
-	}
-	fclose(f);
-	return total;
 }
 
 static void check_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *self,
@@ -795,524 +713,6 @@ TEST_F(apmu32, wrap_32bit_exact_long)
 }
 
 /*
- * User-space counter reads (config1:1, rdpmc): the kernel.perf_user_access sysctl, the
- * mmap page protocol, EL0 access only while the task has such events, and no counter
- * value of another context visible to EL0.
- */
-#define MRS_EVCNTR(n)	case n: asm volatile("mrs %0, pmevcntr" #n "_el0" : "=r" (v)); break
-
-static uint64_t mrs_counter(unsigned int idx)
-{
-	uint64_t v = 0;
-
-	switch (idx) {
-	case 31: asm volatile("mrs %0, pmccntr_el0" : "=r" (v)); break;
-	MRS_EVCNTR(0); MRS_EVCNTR(1); MRS_EVCNTR(2); MRS_EVCNTR(3); MRS_EVCNTR(4);
-	MRS_EVCNTR(5); MRS_EVCNTR(6); MRS_EVCNTR(7); MRS_EVCNTR(8); MRS_EVCNTR(9);
-	MRS_EVCNTR(10); MRS_EVCNTR(11); MRS_EVCNTR(12); MRS_EVCNTR(13); MRS_EVCNTR(14);
-	MRS_EVCNTR(15); MRS_EVCNTR(16); MRS_EVCNTR(17); MRS_EVCNTR(18); MRS_EVCNTR(19);
-	MRS_EVCNTR(20); MRS_EVCNTR(21); MRS_EVCNTR(22); MRS_EVCNTR(23); MRS_EVCNTR(24);
-	MRS_EVCNTR(25); MRS_EVCNTR(26); MRS_EVCNTR(27); MRS_EVCNTR(28); MRS_EVCNTR(29);
-	MRS_EVCNTR(30);
-	}
-	return v;
-}
-
-/* The self-monitoring read of tools/lib/perf: offset + counter, under the page's seqlock. */
-static int rdpmc_read(volatile struct perf_event_mmap_page *pc, uint64_t *count)
-{
-	uint32_t seq, idx;
-	uint64_t pmc, offset;
-	unsigned int width;
-
-	do {
-		seq = pc->lock;
-		__sync_synchronize();
-		idx = pc->index;
-		offset = pc->offset;
-		width = pc->pmc_width;
-		if (!pc->cap_user_rdpmc || !idx)
-			return -1;
-		pmc = mrs_counter(idx - 1);
-		if (width < 64)
-			pmc = (int64_t)(pmc << (64 - width)) >> (64 - width);
-		*count = offset + pmc;
-		__sync_synchronize();
-	} while (pc->lock != seq);
-	return 0;
-}
-
-static int write_sysctl_user_access(int v)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_user_access", "w");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%d\n", v) < 0;
-	ret |= fclose(f) != 0;
-	return ret ? -1 : 0;
-}
-
-FIXTURE(rdpmc) {
-	struct apmu_pmu_info pmu;
-	int fd;
-	volatile struct perf_event_mmap_page *pc;
-};
-
-FIXTURE_SETUP(rdpmc)
-{
-	self->fd = -1;
-	self->pc = NULL;
-	if (apmu_find_pmu(&self->pmu))
-		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
-	ASSERT_EQ(0, write_sysctl_user_access(1))
-		TH_LOG("kernel.perf_user_access missing: apmu must register it");
-}
-
-FIXTURE_TEARDOWN(rdpmc)
-{
-	if (self->pc)
-		munmap((void *)self->pc, getpagesize());
-	if (self->fd >= 0)
-		close(self->fd);
-	write_sysctl_user_access(0);
-}
-
-static void open_rdpmc(struct __test_metadata *_metadata, FIXTURE_DATA(rdpmc) *self,
-		       uint64_t config)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = self->pmu.type,
-		.config = config,
-		.config1 = 2,		/* rdpmc */
-		.exclude_kernel = 1,
-	};
-	void *p;
-
-	self->fd = apmu_perf_open(&attr, 0, -1, -1, 0);
-	ASSERT_GE(self->fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
-	p = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	self->pc = p;
-}
-
-TEST_F(rdpmc, self_read_matches_read)
-{
-	uint64_t r1, r2, r3, a, b;
-
-	open_rdpmc(_metadata, self, 0x08);	/* INST_RETIRED, user only */
-	ASSERT_EQ(1, (int)self->pc->cap_user_rdpmc);
-	ASSERT_NE(0, self->pc->index);
-	ASSERT_LE(self->pc->index, 31) TH_LOG("INST_RETIRED must be on an event counter");
-	ASSERT_EQ(0, rdpmc_read(self->pc, &r1));
-	ASSERT_EQ((ssize_t)sizeof(r2), read(self->fd, &r2, sizeof(r2)));
-	ASSERT_EQ(0, rdpmc_read(self->pc, &r3));
-	TH_LOG("rdpmc %llu, read() %llu, rdpmc %llu (counter %u, width %u)",
-	       (unsigned long long)r1, (unsigned long long)r2, (unsigned long long)r3,
-	       self->pc->index - 1, self->pc->pmc_width);
-	ASSERT_LE(r1, r2);
-	ASSERT_LE(r2, r3);
-	ASSERT_LT(r3 - r1, 5000ULL);
-
-	/* the loop's 200000 user instructions, seen from user space alone */
-	ASSERT_EQ(0, rdpmc_read(self->pc, &a));
-	spin(100000);
-	ASSERT_EQ(0, rdpmc_read(self->pc, &b));
-	ASSERT_GE(b - a, 200000ULL);
-	ASSERT_LT(b - a, 200000ULL + 1000);
-}
-
-TEST_F(rdpmc, cycles_on_pmccntr)
-{
-	uint64_t a, b;
-
-	open_rdpmc(_metadata, self, 0x11);
-	ASSERT_EQ(1, (int)self->pc->cap_user_rdpmc);
-	ASSERT_EQ(32, self->pc->index);		/* PMCCNTR_EL0 is counter 31 */
-	ASSERT_EQ(64, self->pc->pmc_width);
-	ASSERT_EQ(0, rdpmc_read(self->pc, &a));
-	spin(10000);
-	ASSERT_EQ(0, rdpmc_read(self->pc, &b));
-	ASSERT_GT(b, a);
-}
-
-/* With the sysctl at 0, or without such an event, EL0 reads trap (SIGILL). */
-static int mrs_traps(void)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (!pid) {
-		mrs_counter(31);
-		_exit(0);
-	}
-	if (pid < 0 || waitpid(pid, &status, 0) != pid)
-		return -1;
-	return WIFSIGNALED(status) && WTERMSIG(status) == SIGILL;
-}
-
-TEST_F(rdpmc, el0_access_only_when_allowed)
-{
-	/* no rdpmc event in this (new) task: EL0 access is off */
-	ASSERT_EQ(1, mrs_traps());
-	open_rdpmc(_metadata, self, 0x11);
-	ASSERT_NE(0, self->pc->index);
-	ASSERT_EQ(0, write_sysctl_user_access(0));
-	/* the sysctl revokes access at once and hides the index */
-	ASSERT_EQ(1, mrs_traps());
-	sched_yield();
-	ASSERT_EQ(0, self->pc->index);
-}
-
-/*
- * A busy child on the same CPU counts on several counters; whenever this task runs with
- * EL0 access, every counter it does not own must read 0, never the child's counts.
- */
-TEST_F(rdpmc, no_stale_values_from_other_tasks)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = self->pmu.type,
-		.config = 0x08,
-		.exclude_kernel = 1,
-	};
-	unsigned int n = pmu_counters(_metadata, &self->pmu), i, round, mine;
-	cpu_set_t set;
-	pid_t child;
-	int sync[2];
-	char c;
-
-	ASSERT_GT(n, 1U);
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
-	ASSERT_EQ(0, pipe(sync));
-	child = fork();
-	ASSERT_GE(child, 0);
-	if (!child) {
-		for (i = 0; i < n; i++)
-			apmu_perf_open(&attr, 0, -1, -1, 0);
-		if (write(sync[1], "x", 1) != 1)
-			_exit(1);
-		for (;;)
-			spin(1000000);
-	}
-	ASSERT_EQ(1, read(sync[0], &c, 1));
-	open_rdpmc(_metadata, self, 0x11);
-	mine = self->pc->index - 1;
-	for (round = 0; round < 50; round++) {
-		usleep(1000);		/* let the child run and count on this CPU */
-		for (i = 0; i < n; i++) {
-			if (i == mine)
-				continue;
-			EXPECT_EQ(0ULL, mrs_counter(i)) TH_LOG("round %u: counter %u", round, i);
-		}
-	}
-	kill(child, SIGKILL);
-	waitpid(child, NULL, 0);
-}
-
-/*
- * Sampling: samples through the overflow interrupt and perf_event_overflow(). Exact
- * checks use the cycle counter, whose overflow interrupt QEMU raises on time; QEMU raises
- * event-counter overflows late, so those are checked for totals and for samples at all.
- */
-#define RING_PAGES	64
-
-struct sample {			/* PERF_SAMPLE_IP | TID | TIME | CPU | PERIOD */
-	struct perf_event_header hdr;
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint32_t cpu, res;
-	uint64_t period;
-};
-
-struct ring_stats {
-	unsigned int samples, in_spin, throttle, unthrottle, lost, bad_period, bad_tid;
-};
-
-/* Walk the ring buffer of @base, as perf's reader does. */
-static void ring_scan(void *base, uint64_t period, struct ring_stats *st)
-{
-	struct perf_event_mmap_page *pc = base;
-	size_t psz = getpagesize(), size = RING_PAGES * psz;
-	char *data = (char *)base + psz;
-	uint64_t head = pc->data_head, tail = pc->data_tail;
-	uintptr_t lo = (uintptr_t)spin, hi = lo + 64;
-
-	__sync_synchronize();
-	memset(st, 0, sizeof(*st));
-	while (tail < head) {
-		struct perf_event_header *h = (void *)(data + tail % size);
-		char buf[256];
-
-		if (h->size > sizeof(buf) || !h->size)
-			break;
-		/* a record may wrap around the end of the buffer */
-		if (tail % size + h->size > size) {
-			size_t first = size - tail % size;
-
-			memcpy(buf, h, first);
-			memcpy(buf + first, data, h->size - first);
-			h = (void *)buf;
-		}
-		switch (h->type) {
-		case PERF_RECORD_SAMPLE: {
-			struct sample *sm = (void *)h;
-
-			st->samples++;
-			st->in_spin += sm->ip >= lo && sm->ip < hi;
-			st->bad_period += period && sm->period != period;
-			st->bad_tid += sm->pid != (uint32_t)getpid();
-			break;
-		}
-		case PERF_RECORD_THROTTLE:
-			st->throttle++;
-			break;
-		case PERF_RECORD_UNTHROTTLE:
-			st->unthrottle++;
-			break;
-		case PERF_RECORD_LOST:
-			st->lost++;
-			break;
-		}
-		tail += h->size;
-	}
-}
-
-FIXTURE(sampling) {
-	struct apmu_pmu_info pmu;
-	int fd;
-	void *ring;
-};
-
-FIXTURE_SETUP(sampling)
-{
-	self->fd = -1;
-	self->ring = NULL;
-	if (apmu_find_pmu(&self->pmu))
-		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
-}
-
-FIXTURE_TEARDOWN(sampling)
-{
-	if (self->ring)
-		munmap(self->ring, (RING_PAGES + 1) * getpagesize());
-	if (self->fd >= 0)
-		close(self->fd);
-}
-
-static void open_sampling(struct __test_metadata *_metadata, FIXTURE_DATA(sampling) *self,
-			  struct perf_event_attr *attr)
-{
-	void *p;
-
-	attr->size = sizeof(*attr);
-	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
-			    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
-	attr->disabled = 1;
-	self->fd = apmu_perf_open(attr, 0, -1, -1, 0);
-	ASSERT_GE(self->fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
-	p = mmap(NULL, (RING_PAGES + 1) * getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED,
-		 self->fd, 0);
-	ASSERT_NE(MAP_FAILED, p);
-	self->ring = p;
-}
-
-/* Fixed period on PMCCNTR: samples == count / period, every one in the loop. */
-TEST_F(sampling, fixed_period_on_cycle_counter)
-{
-	struct perf_event_attr attr = {
-		.type = self->pmu.type,
-		.config = 0x11,
-		.sample_period = 100000,
-		.exclude_kernel = 1,
-	};
-	struct ring_stats st;
-	uint64_t count;
-	double expect;
-
-	open_sampling(_metadata, self, &attr);
-	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
-	spin(10000000);			/* 20M user instructions = cycles under -icount */
-	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
-	ASSERT_EQ((ssize_t)sizeof(count), read(self->fd, &count, sizeof(count)));
-	ring_scan(self->ring, attr.sample_period, &st);
-	expect = (double)count / attr.sample_period;
-	TH_LOG("%llu cycles, %u samples (%.1f expected), %u in the loop, %u throttled",
-	       (unsigned long long)count, st.samples, expect, st.in_spin, st.throttle);
-	ASSERT_GE(count, 20000000ULL);
-	ASSERT_EQ(0U, st.lost);
-	ASSERT_EQ(0U, st.throttle);
-	ASSERT_EQ(0U, st.bad_period);
-	ASSERT_EQ(0U, st.bad_tid);
-	/* within 1% (and the last partial period) */
-	ASSERT_LE(st.samples, expect * 1.01 + 1);
-	ASSERT_GE(st.samples, expect * 0.99 - 1);
-	ASSERT_GE(st.in_spin * 100, st.samples * 90) TH_LOG("samples outside the hot loop");
-}
-
-/* Event counters: QEMU's overflow interrupt is late, so: totals right, some samples. */
-TEST_F(sampling, event_counter_samples)
-{
-	struct perf_event_attr attr = {
-		.type = self->pmu.type,
-		.config = 0x08,		/* INST_RETIRED, on an event counter */
-		.sample_period = 200000,
-		.exclude_kernel = 1,
-	};
-	struct ring_stats st;
-	uint64_t count;
-
-	open_sampling(_metadata, self, &attr);
-	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
-	spin(5000000);
-	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
-	ASSERT_EQ((ssize_t)sizeof(count), read(self->fd, &count, sizeof(count)));
-	ring_scan(self->ring, attr.sample_period, &st);
-	TH_LOG("%llu instructions, %u samples", (unsigned long long)count, st.samples);
-	ASSERT_GE(count, 10000000ULL);
-	ASSERT_LT(count, 10000000ULL + 2000000);
-	ASSERT_GE(st.samples, 1U);
-	ASSERT_LE(st.samples, count / attr.sample_period + 1);
-	ASSERT_EQ(0U, st.bad_period);
-}
-
-/* Frequency mode: perf adjusts the period; samples keep coming at a sane rate. */
-TEST_F(sampling, frequency_mode)
-{
-	struct perf_event_attr attr = {
-		.type = self->pmu.type,
-		.config = 0x11,
-		.freq = 1,
-		.sample_freq = 4000,
-		.exclude_kernel = 1,
-	};
-	struct ring_stats st;
-
-	open_sampling(_metadata, self, &attr);
-	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
-	spin(50000000);			/* 100M cycles: 100 ms of guest time */
-	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
-	ring_scan(self->ring, 0, &st);
-	TH_LOG("%u samples at 4000 Hz over ~100 ms", st.samples);
-	ASSERT_GE(st.samples, 100U);
-	ASSERT_LE(st.samples, 1000U);
-	ASSERT_GE(st.in_spin * 100, st.samples * 90);
-}
-
-/* PERF_EVENT_IOC_REFRESH: exactly N overflows, then the event disables itself. */
-TEST_F(sampling, refresh_limits_overflows)
-{
-	struct perf_event_attr attr = {
-		.type = self->pmu.type,
-		.config = 0x11,
-		.sample_period = 100000,
-		.exclude_kernel = 1,
-	};
-	struct ring_stats st;
-
-	open_sampling(_metadata, self, &attr);
-	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_REFRESH, 3));
-	spin(5000000);			/* room for 100 periods */
-	ring_scan(self->ring, attr.sample_period, &st);
-	TH_LOG("%u samples with a refresh of 3", st.samples);
-	ASSERT_EQ(3U, st.samples);
-}
-
-/*
- * Leader sampling: the cycle counter samples, each sample carries the whole group's
- * counts (PERF_SAMPLE_READ with PERF_FORMAT_GROUP), read through apmu's read().
- */
-TEST_F(sampling, group_read_in_samples)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = self->pmu.type,
-		.config = 0x11,
-		.sample_period = 1000000,
-		.sample_type = PERF_SAMPLE_READ,
-		.read_format = PERF_FORMAT_GROUP,
-		.exclude_kernel = 1,
-		.disabled = 1,
-	};
-	struct perf_event_mmap_page *pc;
-	size_t psz = getpagesize();
-	uint64_t tail, head, prev_ins = 0;
-	unsigned int n = 0, grew = 0;
-	int sib;
-	char *data;
-
-	self->fd = apmu_perf_open(&attr, 0, -1, -1, 0);
-	ASSERT_GE(self->fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
-	attr.config = 0x08;
-	attr.sample_period = 0;
-	attr.sample_type = 0;
-	attr.disabled = 0;
-	sib = apmu_perf_open(&attr, 0, -1, self->fd, 0);
-	ASSERT_GE(sib, 0) TH_LOG("sibling: %s", strerror(errno));
-	self->ring = mmap(NULL, (RING_PAGES + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED,
-			  self->fd, 0);
-	ASSERT_NE(MAP_FAILED, self->ring);
-	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
-	spin(5000000);
-	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-
-	pc = self->ring;
-	data = (char *)self->ring + psz;
-	head = pc->data_head;
-	__sync_synchronize();
-	for (tail = pc->data_tail; tail < head;) {
-		struct perf_event_header *h = (void *)(data + tail % (RING_PAGES * psz));
-
-		if (h->type == PERF_RECORD_SAMPLE) {
-			uint64_t *v = (uint64_t *)(h + 1);	/* nr, leader, sibling */
-
-			ASSERT_EQ(2ULL, v[0]);
-			grew += v[2] > prev_ins;
-			prev_ins = v[2];
-			n++;
-		}
-		tail += h->size;
-	}
-	close(sib);
-	TH_LOG("%u samples, last sibling count %llu", n, (unsigned long long)prev_ins);
-	ASSERT_GE(n, 5U);
-	/* the sibling's count grows from sample to sample */
-	ASSERT_EQ(n, grew);
-	ASSERT_GE(prev_ins, 5000000ULL);
-}
-
-/* After the last sampling event closes, no apmu interrupt fires any more. */
-TEST_F(sampling, no_interrupt_after_close)
-{
-	struct perf_event_attr attr = {
-		.type = self->pmu.type,
-		.config = 0x11,
-		.sample_period = 10000,
-	};
-	unsigned long long a, b;
-
-	open_sampling(_metadata, self, &attr);
-	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
-	spin(1000000);
-	munmap(self->ring, (RING_PAGES + 1) * getpagesize());
-	self->ring = NULL;
-	close(self->fd);
-	self->fd = -1;
-	a = apmu_irqs();
-	spin(2000000);
-	usleep(100000);
-	b = apmu_irqs();
-	TH_LOG("apmu interrupts: %llu, then %llu", a, b);
-	ASSERT_GT(a, 0ULL);
-	ASSERT_EQ(a, b);
-}
-
-/*
  * The counting-only fallback (apmu loaded with sampling=0, as when perf_event_overflow()
  * cannot be resolved): sampling is refused, counting still works.
  */
@@ -1326,7 +726,7 @@ FIXTURE_SETUP(nosample)
 
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
-	ASSERT_EQ(0, read_param("sampling", buf, sizeof(buf)));
+	ASSERT_EQ(0, apmu_read_param("sampling", buf, sizeof(buf)));
 	if (buf[0] == 'Y')
 		SKIP(return, "sampling is available: load apmu with sampling=0 to test the fallback");
 }

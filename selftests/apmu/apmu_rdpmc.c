@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftests for apmu's user-space counter reads (rdpmc): the kernel.perf_user_access
+ * sysctl, the mmap page protocol, EL0 access rules and no leaks between tasks.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "apmu_util.h"
+
+/*
+ * User-space counter reads (config1:1, rdpmc): the kernel.perf_user_access sysctl, the
+ * mmap page protocol, EL0 access only while the task has such events, and no counter
+ * value of another context visible to EL0.
+ */
+#define MRS_EVCNTR(n)	case n: asm volatile("mrs %0, pmevcntr" #n "_el0" : "=r" (v)); break
+
+static uint64_t mrs_counter(unsigned int idx)
+{
+	uint64_t v = 0;
+
+	switch (idx) {
+	case 31: asm volatile("mrs %0, pmccntr_el0" : "=r" (v)); break;
+	MRS_EVCNTR(0); MRS_EVCNTR(1); MRS_EVCNTR(2); MRS_EVCNTR(3); MRS_EVCNTR(4);
+	MRS_EVCNTR(5); MRS_EVCNTR(6); MRS_EVCNTR(7); MRS_EVCNTR(8); MRS_EVCNTR(9);
+	MRS_EVCNTR(10); MRS_EVCNTR(11); MRS_EVCNTR(12); MRS_EVCNTR(13); MRS_EVCNTR(14);
+	MRS_EVCNTR(15); MRS_EVCNTR(16); MRS_EVCNTR(17); MRS_EVCNTR(18); MRS_EVCNTR(19);
+	MRS_EVCNTR(20); MRS_EVCNTR(21); MRS_EVCNTR(22); MRS_EVCNTR(23); MRS_EVCNTR(24);
+	MRS_EVCNTR(25); MRS_EVCNTR(26); MRS_EVCNTR(27); MRS_EVCNTR(28); MRS_EVCNTR(29);
+	MRS_EVCNTR(30);
+	}
+	return v;
+}
+
+/* The self-monitoring read of tools/lib/perf: offset + counter, under the page's seqlock. */
+static int rdpmc_read(volatile struct perf_event_mmap_page *pc, uint64_t *count)
+{
+	uint32_t seq, idx;
+	uint64_t pmc, offset;
+	unsigned int width;
+
+	do {
+		seq = pc->lock;
+		__sync_synchronize();
+		idx = pc->index;
+		offset = pc->offset;
+		width = pc->pmc_width;
+		if (!pc->cap_user_rdpmc || !idx)
+			return -1;
+		pmc = mrs_counter(idx - 1);
+		if (width < 64)
+			pmc = (int64_t)(pmc << (64 - width)) >> (64 - width);
+		*count = offset + pmc;
+		__sync_synchronize();
+	} while (pc->lock != seq);
+	return 0;
+}
+
+static int write_sysctl_user_access(int v)
+{
+	FILE *f = fopen("/proc/sys/kernel/perf_user_access", "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fprintf(f, "%d\n", v) < 0;
+	ret |= fclose(f) != 0;
+	return ret ? -1 : 0;
+}
+
+FIXTURE(rdpmc) {
+	struct apmu_pmu_info pmu;
+	int fd;
+	volatile struct perf_event_mmap_page *pc;
+};
+
+FIXTURE_SETUP(rdpmc)
+{
+	self->fd = -1;
+	self->pc = NULL;
+	if (apmu_find_pmu(&self->pmu))
+		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
+	ASSERT_EQ(0, write_sysctl_user_access(1))
+		TH_LOG("kernel.perf_user_access missing: apmu must register it");
+}
+
+FIXTURE_TEARDOWN(rdpmc)
+{
+	if (self->pc)
+		munmap((void *)self->pc, getpagesize());
+	if (self->fd >= 0)
+		close(self->fd);
+	write_sysctl_user_access(0);
+}
+
+static void open_rdpmc(struct __test_metadata *_metadata, FIXTURE_DATA(rdpmc) *self,
+		       uint64_t config)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.config = config,
+		.config1 = 2,		/* rdpmc */
+		.exclude_kernel = 1,
+	};
+	void *p;
+
+	self->fd = apmu_perf_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(self->fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	p = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	self->pc = p;
+}
+
+TEST_F(rdpmc, self_read_matches_read)
+{
+	uint64_t r1, r2, r3, a, b;
+
+	open_rdpmc(_metadata, self, 0x08);	/* INST_RETIRED, user only */
+	ASSERT_EQ(1, (int)self->pc->cap_user_rdpmc);
+	ASSERT_NE(0, self->pc->index);
+	ASSERT_LE(self->pc->index, 31) TH_LOG("INST_RETIRED must be on an event counter");
+	ASSERT_EQ(0, rdpmc_read(self->pc, &r1));
+	ASSERT_EQ((ssize_t)sizeof(r2), read(self->fd, &r2, sizeof(r2)));
+	ASSERT_EQ(0, rdpmc_read(self->pc, &r3));
+	TH_LOG("rdpmc %llu, read() %llu, rdpmc %llu (counter %u, width %u)",
+	       (unsigned long long)r1, (unsigned long long)r2, (unsigned long long)r3,
+	       self->pc->index - 1, self->pc->pmc_width);
+	ASSERT_LE(r1, r2);
+	ASSERT_LE(r2, r3);
+	ASSERT_LT(r3 - r1, 5000ULL);
+
+	/* the loop's 200000 user instructions, seen from user space alone */
+	ASSERT_EQ(0, rdpmc_read(self->pc, &a));
+	spin(100000);
+	ASSERT_EQ(0, rdpmc_read(self->pc, &b));
+	ASSERT_GE(b - a, 200000ULL);
+	ASSERT_LT(b - a, 200000ULL + 1000);
+}
+
+TEST_F(rdpmc, cycles_on_pmccntr)
+{
+	uint64_t a, b;
+
+	open_rdpmc(_metadata, self, 0x11);
+	ASSERT_EQ(1, (int)self->pc->cap_user_rdpmc);
+	ASSERT_EQ(32, self->pc->index);		/* PMCCNTR_EL0 is counter 31 */
+	ASSERT_EQ(64, self->pc->pmc_width);
+	ASSERT_EQ(0, rdpmc_read(self->pc, &a));
+	spin(10000);
+	ASSERT_EQ(0, rdpmc_read(self->pc, &b));
+	ASSERT_GT(b, a);
+}
+
+/* With the sysctl at 0, or without such an event, EL0 reads trap (SIGILL). */
+static int mrs_traps(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (!pid) {
+		mrs_counter(31);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFSIGNALED(status) && WTERMSIG(status) == SIGILL;
+}
+
+TEST_F(rdpmc, el0_access_only_when_allowed)
+{
+	/* no rdpmc event in this (new) task: EL0 access is off */
+	ASSERT_EQ(1, mrs_traps());
+	open_rdpmc(_metadata, self, 0x11);
+	ASSERT_NE(0, self->pc->index);
+	ASSERT_EQ(0, write_sysctl_user_access(0));
+	/* the sysctl revokes access at once and hides the index */
+	ASSERT_EQ(1, mrs_traps());
+	sched_yield();
+	ASSERT_EQ(0, self->pc->index);
+}
+
+/*
+ * A busy child on the same CPU counts on several counters; whenever this task runs with
+ * EL0 access, every counter it does not own must read 0, never the child's counts.
+ */
+TEST_F(rdpmc, no_stale_values_from_other_tasks)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.config = 0x08,
+		.exclude_kernel = 1,
+	};
+	unsigned int n = apmu_pmu_counters(&self->pmu), i, round, mine;
+	cpu_set_t set;
+	pid_t child;
+	int sync[2];
+	char c;
+
+	ASSERT_GT(n, 1U);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	ASSERT_EQ(0, pipe(sync));
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		for (i = 0; i < n; i++)
+			apmu_perf_open(&attr, 0, -1, -1, 0);
+		if (write(sync[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			spin(1000000);
+	}
+	ASSERT_EQ(1, read(sync[0], &c, 1));
+	open_rdpmc(_metadata, self, 0x11);
+	mine = self->pc->index - 1;
+	for (round = 0; round < 50; round++) {
+		usleep(1000);		/* let the child run and count on this CPU */
+		for (i = 0; i < n; i++) {
+			if (i == mine)
+				continue;
+			EXPECT_EQ(0ULL, mrs_counter(i)) TH_LOG("round %u: counter %u", round, i);
+		}
+	}
+	kill(child, SIGKILL);
+	waitpid(child, NULL, 0);
+}
+
+TEST_HARNESS_MAIN

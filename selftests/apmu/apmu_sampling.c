@@ -1,0 +1,323 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftests for sampling on apmu's PMU: exact sample counts on the cycle counter, event
+ * counters, frequency mode, IOC_REFRESH, group reads, no interrupt after close.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "apmu_util.h"
+
+/*
+ * Sampling: samples through the overflow interrupt and perf_event_overflow(). Exact
+ * checks use the cycle counter, whose overflow interrupt QEMU raises on time; QEMU raises
+ * event-counter overflows late, so those are checked for totals and for samples at all.
+ */
+#define RING_PAGES	64
+
+struct sample {			/* PERF_SAMPLE_IP | TID | TIME | CPU | PERIOD */
+	struct perf_event_header hdr;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+	uint64_t period;
+};
+
+struct ring_stats {
+	unsigned int samples, in_spin, throttle, unthrottle, lost, bad_period, bad_tid;
+};
+
+/* Walk the ring buffer of @base, as perf's reader does. */
+static void ring_scan(void *base, uint64_t period, struct ring_stats *st)
+{
+	struct perf_event_mmap_page *pc = base;
+	size_t psz = getpagesize(), size = RING_PAGES * psz;
+	char *data = (char *)base + psz;
+	uint64_t head = pc->data_head, tail = pc->data_tail;
+	uintptr_t lo = (uintptr_t)spin, hi = lo + 64;
+
+	__sync_synchronize();
+	memset(st, 0, sizeof(*st));
+	while (tail < head) {
+		struct perf_event_header *h = (void *)(data + tail % size);
+		char buf[256];
+
+		if (h->size > sizeof(buf) || !h->size)
+			break;
+		/* a record may wrap around the end of the buffer */
+		if (tail % size + h->size > size) {
+			size_t first = size - tail % size;
+
+			memcpy(buf, h, first);
+			memcpy(buf + first, data, h->size - first);
+			h = (void *)buf;
+		}
+		switch (h->type) {
+		case PERF_RECORD_SAMPLE: {
+			struct sample *sm = (void *)h;
+
+			st->samples++;
+			st->in_spin += sm->ip >= lo && sm->ip < hi;
+			st->bad_period += period && sm->period != period;
+			st->bad_tid += sm->pid != (uint32_t)getpid();
+			break;
+		}
+		case PERF_RECORD_THROTTLE:
+			st->throttle++;
+			break;
+		case PERF_RECORD_UNTHROTTLE:
+			st->unthrottle++;
+			break;
+		case PERF_RECORD_LOST:
+			st->lost++;
+			break;
+		}
+		tail += h->size;
+	}
+}
+
+FIXTURE(sampling) {
+	struct apmu_pmu_info pmu;
+	int fd;
+	void *ring;
+};
+
+FIXTURE_SETUP(sampling)
+{
+	self->fd = -1;
+	self->ring = NULL;
+	if (apmu_find_pmu(&self->pmu))
+		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
+}
+
+FIXTURE_TEARDOWN(sampling)
+{
+	if (self->ring)
+		munmap(self->ring, (RING_PAGES + 1) * getpagesize());
+	if (self->fd >= 0)
+		close(self->fd);
+}
+
+static void open_sampling(struct __test_metadata *_metadata, FIXTURE_DATA(sampling) *self,
+			  struct perf_event_attr *attr)
+{
+	void *p;
+
+	attr->size = sizeof(*attr);
+	attr->sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			    PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD;
+	attr->disabled = 1;
+	self->fd = apmu_perf_open(attr, 0, -1, -1, 0);
+	ASSERT_GE(self->fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	p = mmap(NULL, (RING_PAGES + 1) * getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	self->ring = p;
+}
+
+/* Fixed period on PMCCNTR: samples == count / period, every one in the loop. */
+TEST_F(sampling, fixed_period_on_cycle_counter)
+{
+	struct perf_event_attr attr = {
+		.type = self->pmu.type,
+		.config = 0x11,
+		.sample_period = 100000,
+		.exclude_kernel = 1,
+	};
+	struct ring_stats st;
+	uint64_t count;
+	double expect;
+
+	open_sampling(_metadata, self, &attr);
+	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(10000000);			/* 20M user instructions = cycles under -icount */
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ((ssize_t)sizeof(count), read(self->fd, &count, sizeof(count)));
+	ring_scan(self->ring, attr.sample_period, &st);
+	expect = (double)count / attr.sample_period;
+	TH_LOG("%llu cycles, %u samples (%.1f expected), %u in the loop, %u throttled",
+	       (unsigned long long)count, st.samples, expect, st.in_spin, st.throttle);
+	ASSERT_GE(count, 20000000ULL);
+	ASSERT_EQ(0U, st.lost);
+	ASSERT_EQ(0U, st.throttle);
+	ASSERT_EQ(0U, st.bad_period);
+	ASSERT_EQ(0U, st.bad_tid);
+	/* within 1% (and the last partial period) */
+	ASSERT_LE(st.samples, expect * 1.01 + 1);
+	ASSERT_GE(st.samples, expect * 0.99 - 1);
+	ASSERT_GE(st.in_spin * 100, st.samples * 90) TH_LOG("samples outside the hot loop");
+}
+
+/* Event counters: QEMU's overflow interrupt is late, so: totals right, some samples. */
+TEST_F(sampling, event_counter_samples)
+{
+	struct perf_event_attr attr = {
+		.type = self->pmu.type,
+		.config = 0x08,		/* INST_RETIRED, on an event counter */
+		.sample_period = 200000,
+		.exclude_kernel = 1,
+	};
+	struct ring_stats st;
+	uint64_t count;
+
+	open_sampling(_metadata, self, &attr);
+	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(5000000);
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
+	ASSERT_EQ((ssize_t)sizeof(count), read(self->fd, &count, sizeof(count)));
+	ring_scan(self->ring, attr.sample_period, &st);
+	TH_LOG("%llu instructions, %u samples", (unsigned long long)count, st.samples);
+	ASSERT_GE(count, 10000000ULL);
+	ASSERT_LT(count, 10000000ULL + 2000000);
+	ASSERT_GE(st.samples, 1U);
+	ASSERT_LE(st.samples, count / attr.sample_period + 1);
+	ASSERT_EQ(0U, st.bad_period);
+}
+
+/* Frequency mode: perf adjusts the period; samples keep coming at a sane rate. */
+TEST_F(sampling, frequency_mode)
+{
+	struct perf_event_attr attr = {
+		.type = self->pmu.type,
+		.config = 0x11,
+		.freq = 1,
+		.sample_freq = 4000,
+		.exclude_kernel = 1,
+	};
+	struct ring_stats st;
+
+	open_sampling(_metadata, self, &attr);
+	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(50000000);			/* 100M cycles: 100 ms of guest time */
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, 0);
+	ring_scan(self->ring, 0, &st);
+	TH_LOG("%u samples at 4000 Hz over ~100 ms", st.samples);
+	ASSERT_GE(st.samples, 100U);
+	ASSERT_LE(st.samples, 1000U);
+	ASSERT_GE(st.in_spin * 100, st.samples * 90);
+}
+
+/* PERF_EVENT_IOC_REFRESH: exactly N overflows, then the event disables itself. */
+TEST_F(sampling, refresh_limits_overflows)
+{
+	struct perf_event_attr attr = {
+		.type = self->pmu.type,
+		.config = 0x11,
+		.sample_period = 100000,
+		.exclude_kernel = 1,
+	};
+	struct ring_stats st;
+
+	open_sampling(_metadata, self, &attr);
+	ASSERT_EQ(0, ioctl(self->fd, PERF_EVENT_IOC_REFRESH, 3));
+	spin(5000000);			/* room for 100 periods */
+	ring_scan(self->ring, attr.sample_period, &st);
+	TH_LOG("%u samples with a refresh of 3", st.samples);
+	ASSERT_EQ(3U, st.samples);
+}
+
+/*
+ * Leader sampling: the cycle counter samples, each sample carries the whole group's
+ * counts (PERF_SAMPLE_READ with PERF_FORMAT_GROUP), read through apmu's read().
+ */
+TEST_F(sampling, group_read_in_samples)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.config = 0x11,
+		.sample_period = 1000000,
+		.sample_type = PERF_SAMPLE_READ,
+		.read_format = PERF_FORMAT_GROUP,
+		.exclude_kernel = 1,
+		.disabled = 1,
+	};
+	struct perf_event_mmap_page *pc;
+	size_t psz = getpagesize();
+	uint64_t tail, head, prev_ins = 0;
+	unsigned int n = 0, grew = 0;
+	int sib;
+	char *data;
+
+	self->fd = apmu_perf_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(self->fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+	attr.config = 0x08;
+	attr.sample_period = 0;
+	attr.sample_type = 0;
+	attr.disabled = 0;
+	sib = apmu_perf_open(&attr, 0, -1, self->fd, 0);
+	ASSERT_GE(sib, 0) TH_LOG("sibling: %s", strerror(errno));
+	self->ring = mmap(NULL, (RING_PAGES + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED,
+			  self->fd, 0);
+	ASSERT_NE(MAP_FAILED, self->ring);
+	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	spin(5000000);
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+
+	pc = self->ring;
+	data = (char *)self->ring + psz;
+	head = pc->data_head;
+	__sync_synchronize();
+	for (tail = pc->data_tail; tail < head;) {
+		struct perf_event_header *h = (void *)(data + tail % (RING_PAGES * psz));
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			uint64_t *v = (uint64_t *)(h + 1);	/* nr, leader, sibling */
+
+			ASSERT_EQ(2ULL, v[0]);
+			grew += v[2] > prev_ins;
+			prev_ins = v[2];
+			n++;
+		}
+		tail += h->size;
+	}
+	close(sib);
+	TH_LOG("%u samples, last sibling count %llu", n, (unsigned long long)prev_ins);
+	ASSERT_GE(n, 5U);
+	/* the sibling's count grows from sample to sample */
+	ASSERT_EQ(n, grew);
+	ASSERT_GE(prev_ins, 5000000ULL);
+}
+
+/* After the last sampling event closes, no apmu interrupt fires any more. */
+TEST_F(sampling, no_interrupt_after_close)
+{
+	struct perf_event_attr attr = {
+		.type = self->pmu.type,
+		.config = 0x11,
+		.sample_period = 10000,
+	};
+	unsigned long long a, b;
+
+	open_sampling(_metadata, self, &attr);
+	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, 0);
+	spin(1000000);
+	munmap(self->ring, (RING_PAGES + 1) * getpagesize());
+	self->ring = NULL;
+	close(self->fd);
+	self->fd = -1;
+	a = apmu_irqs();
+	spin(2000000);
+	usleep(100000);
+	b = apmu_irqs();
+	TH_LOG("apmu interrupts: %llu, then %llu", a, b);
+	ASSERT_GT(a, 0ULL);
+	ASSERT_EQ(a, b);
+}
+
+TEST_HARNESS_MAIN
