@@ -143,10 +143,12 @@ struct apmu_pmu {
 
 /*
  * hw_perf_event.flags bits: ARMPMU_EVT_64BIT and PERF_EVENT_FLAG_USER_READ_CNT are read by
- * the arch's arch_perf_update_userpage(); APMU_HWF_CHAIN is ours: the event occupies a
- * CHAIN pair, hw.idx and hw.idx + 1.
+ * the arch's arch_perf_update_userpage(); the others are ours. APMU_HWF_CHAIN: the event
+ * occupies a CHAIN pair, hw.idx and hw.idx + 1. APMU_HWF_IRQ: its overflow interrupt is
+ * enabled (sampling, or a 32-bit counter extended in software).
  */
 #define APMU_HWF_CHAIN		BIT(8)
+#define APMU_HWF_IRQ		BIT(9)
 
 static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 {
@@ -168,6 +170,7 @@ u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx, bool chained);
 void apmu_pmuv3_write_counter(struct apmu_pmu *pmu, int idx, bool chained, u64 val);
 void apmu_pmuv3_enable(struct apmu_pmu *pmu, int idx, bool chained, u64 evtype, bool irq);
 void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx, bool chained);
+void apmu_pmuv3_disable_counter(struct apmu_pmu *pmu, int idx);
 u64 apmu_pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned long *used);
 bool apmu_pmuv3_counter_is_64bit(struct apmu_pmu *pmu, int idx, bool chained);
 

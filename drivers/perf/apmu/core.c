@@ -135,6 +135,7 @@ static void apmu_start(struct perf_event *event, int flags)
 	hwc->state = 0;
 	if (is_sampling_event(event)) {
 		apmu_set_period(event);
+		hwc->flags |= APMU_HWF_IRQ;
 		apmu_pmuv3_enable(pmu, hwc->idx, apmu_chained(hwc), hwc->config_base, true);
 		return;
 	}
@@ -142,6 +143,10 @@ static void apmu_start(struct perf_event *event, int flags)
 	local64_set(&hwc->prev_count, apmu_counter_value(hwc, start));
 	apmu_pmuv3_write_counter(pmu, hwc->idx, apmu_chained(hwc), start);
 	/* A 64-bit counter never wraps in practice; a 32-bit one needs its overflow IRQ */
+	if (wide)
+		hwc->flags &= ~APMU_HWF_IRQ;
+	else
+		hwc->flags |= APMU_HWF_IRQ;
 	apmu_pmuv3_enable(pmu, hwc->idx, apmu_chained(hwc), hwc->config_base, !wide);
 }
 
@@ -152,7 +157,14 @@ static void apmu_stop(struct perf_event *event, int flags)
 
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
-	apmu_pmuv3_disable(pmu, hwc->idx, apmu_chained(hwc));
+	/*
+	 * An interrupt-raising counter also gets PMINTENCLR and PMOVSCLR, so no stale flag
+	 * interrupts the next user; so does a pair, whose even half flags its 32-bit wraps.
+	 */
+	if ((hwc->flags & APMU_HWF_IRQ) || apmu_chained(hwc))
+		apmu_pmuv3_disable(pmu, hwc->idx, apmu_chained(hwc));
+	else
+		apmu_pmuv3_disable_counter(pmu, hwc->idx);
 	apmu_event_update(event);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }

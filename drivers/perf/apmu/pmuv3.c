@@ -281,6 +281,20 @@ void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx, bool chained)
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_disable);
 
 /**
+ * apmu_pmuv3_disable_counter() - disable a counter (or pair) that raises no interrupt
+ * @pmu: instance
+ * @idx: counter index
+ *
+ * For a counting event on a 64-bit counter, whose interrupt was never enabled and whose
+ * overflow flag cannot be set: one PMCNTENCLR write instead of three.
+ */
+void apmu_pmuv3_disable_counter(struct apmu_pmu *pmu, int idx)
+{
+	wr(pmu, APMU_R_PMCNTENCLR, BIT_ULL(idx));
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_disable_counter);
+
+/**
  * apmu_pmuv3_take_overflows() - read and clear the overflow flags of our counters
  * @pmu: instance
  * @used: counter indexes in use on this CPU

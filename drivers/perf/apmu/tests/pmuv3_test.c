@@ -187,6 +187,20 @@ static void enable_disable_touch_one_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
+/* Stopping a 64-bit counting counter costs one register write and leaves the rest. */
+static void disable_counter_is_one_write(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+
+	apmu_pmuv3_enable(&t->pmu, 1, false, APMU_EV_INST_RETIRED, false);
+	apmu_pmuv3_enable(&t->pmu, 3, false, APMU_EV_INST_RETIRED, true);
+	t->m.writes = 0;
+	apmu_pmuv3_disable_counter(&t->pmu, 1);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 1);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(3));
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(3));
+}
+
 static void cycle_counter_uses_pmccfiltr(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
@@ -455,6 +469,7 @@ static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(reset_leaves_pmu_idle),
 	KUNIT_CASE(get_idx_allocation),
 	KUNIT_CASE(enable_disable_touch_one_counter),
+	KUNIT_CASE(disable_counter_is_one_write),
 	KUNIT_CASE(cycle_counter_uses_pmccfiltr),
 	KUNIT_CASE(overflow_take_clears_only_ours),
 	KUNIT_CASE(evcnt_32bit_wrap_raises_overflow),
