@@ -5,18 +5,19 @@
 #   make                 build apmu.ko for the running kernel (KDIR=... for another)
 #   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU
 #   make demo            boot the VM with Debian's perf and show apmu working
+#   make bench           kernel cost of perf operations, apmu vs the in-tree driver
 #   make vm-run SCRIPT=x run a script inside the test VM (see scripts/vm-run)
 #   make checkpatch      scripts/checkpatch.pl --strict over the sources
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
 # On an x86 host, `make check` builds for the arm64 test kernel; natively nothing is needed.
 ifneq ($(shell uname -m),aarch64)
-ifneq ($(filter check demo,$(MAKECMDGOALS)),)
+ifneq ($(filter check demo bench,$(MAKECMDGOALS)),)
 CROSS_ARGS := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 endif
 endif
 
-.PHONY: all modules clean check demo vm-run checkpatch sparse selftests
+.PHONY: all modules clean check demo bench vm-run checkpatch
 
 all: modules
 
@@ -32,6 +33,9 @@ check:
 
 demo:
 	bash scripts/demo.sh
+
+bench:
+	bash scripts/bench.sh
 
 vm-run:
 	bash scripts/vm-run $(SCRIPT)

@@ -14,6 +14,7 @@
 #include <asm/virt.h>
 
 #include "apmu.h"
+#include "regs.h"
 
 /* config1 fields, in the in-tree armv8_pmuv3 positions (see format/) */
 #define APMU_CFG1_LONG		BIT_ULL(0)
@@ -254,7 +255,7 @@ static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 	apmu_user_access_update(pmu, cpu);
 	if (bitmap_empty(cpu->used, APMU_NR_IDX))
 		return;
-	pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr | APMU_PMCR_E);
+	apmu_wr(pmu, APMU_R_PMCR, 0, cpu->pmcr | APMU_PMCR_E);
 }
 
 static void apmu_pmu_enable(struct pmu *p)
@@ -269,7 +270,7 @@ static void apmu_pmu_disable(struct pmu *p)
 	struct apmu_pmu *pmu = to_apmu(p);
 	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
 
-	pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr);
+	apmu_wr(pmu, APMU_R_PMCR, 0, cpu->pmcr);
 }
 
 /**
@@ -284,7 +285,7 @@ void apmu_cpu_pm_save(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
 	unsigned int idx;
 
-	pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr);
+	apmu_wr(pmu, APMU_R_PMCR, 0, cpu->pmcr);
 	for_each_set_bit(idx, cpu->used, APMU_NR_IDX) {
 		struct perf_event *event = cpu->events[idx];
 
@@ -347,7 +348,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	if (!ovs)
 		return IRQ_NONE;
 
-	pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr);
+	apmu_wr(pmu, APMU_R_PMCR, 0, cpu->pmcr);
 	for_each_set_bit(idx, &ovs, APMU_NR_IDX) {
 		struct perf_event *event = cpu->events[idx];
 		struct hw_perf_event *hwc;
@@ -369,7 +370,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 			apmu_stop(event, 0);
 	}
 	if (!bitmap_empty(cpu->used, APMU_NR_IDX))
-		pmu->regs->write(APMU_R_PMCR, 0, cpu->pmcr | APMU_PMCR_E);
+		apmu_wr(pmu, APMU_R_PMCR, 0, cpu->pmcr | APMU_PMCR_E);
 
 	/* deliver perf's pending wakeups now rather than at the next tick */
 	irq_work_run();

@@ -8,15 +8,16 @@
 #include <kunit/visibility.h>
 
 #include "apmu.h"
+#include "regs.h"
 
-static inline u64 rd(struct apmu_pmu *pmu, enum apmu_reg reg)
+static __always_inline u64 rd(struct apmu_pmu *pmu, enum apmu_reg reg)
 {
-	return pmu->regs->read(reg, 0);
+	return apmu_rd(pmu, reg, 0);
 }
 
-static inline void wr(struct apmu_pmu *pmu, enum apmu_reg reg, u64 val)
+static __always_inline void wr(struct apmu_pmu *pmu, enum apmu_reg reg, u64 val)
 {
-	pmu->regs->write(reg, 0, val);
+	apmu_wr(pmu, reg, 0, val);
 }
 
 /**
@@ -190,7 +191,6 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_counter_is_64bit);
 
 u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx, bool chained)
 {
-	const struct apmu_regs *r = pmu->regs;
 	u64 hi, lo;
 
 	if (idx == APMU_IDX_CYCLE)
@@ -198,13 +198,13 @@ u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx, bool chained)
 	if (idx == APMU_IDX_INSTR)
 		return rd(pmu, APMU_R_PMICNTR);
 	if (!chained)
-		return r->read(APMU_R_PMEVCNTR, idx);
+		return apmu_rd(pmu, APMU_R_PMEVCNTR, idx);
 	/* The low half may carry into the high half between the two reads: re-read */
-	hi = r->read(APMU_R_PMEVCNTR, idx + 1);
+	hi = apmu_rd(pmu, APMU_R_PMEVCNTR, idx + 1);
 	do {
-		lo = r->read(APMU_R_PMEVCNTR, idx);
+		lo = apmu_rd(pmu, APMU_R_PMEVCNTR, idx);
 		lo |= hi << 32;
-		hi = r->read(APMU_R_PMEVCNTR, idx + 1);
+		hi = apmu_rd(pmu, APMU_R_PMEVCNTR, idx + 1);
 	} while (upper_32_bits(lo) != lower_32_bits(hi));
 	return lo;
 }
@@ -212,17 +212,15 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_read_counter);
 
 void apmu_pmuv3_write_counter(struct apmu_pmu *pmu, int idx, bool chained, u64 val)
 {
-	const struct apmu_regs *r = pmu->regs;
-
 	if (idx == APMU_IDX_CYCLE) {
 		wr(pmu, APMU_R_PMCCNTR, val);
 	} else if (idx == APMU_IDX_INSTR) {
 		wr(pmu, APMU_R_PMICNTR, val);
 	} else if (chained) {
-		r->write(APMU_R_PMEVCNTR, idx, lower_32_bits(val));
-		r->write(APMU_R_PMEVCNTR, idx + 1, upper_32_bits(val));
+		apmu_wr(pmu, APMU_R_PMEVCNTR, idx, lower_32_bits(val));
+		apmu_wr(pmu, APMU_R_PMEVCNTR, idx + 1, upper_32_bits(val));
 	} else {
-		r->write(APMU_R_PMEVCNTR, idx, val);
+		apmu_wr(pmu, APMU_R_PMEVCNTR, idx, val);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_write_counter);
@@ -242,18 +240,16 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_write_counter);
  */
 void apmu_pmuv3_enable(struct apmu_pmu *pmu, int idx, bool chained, u64 evtype, bool irq)
 {
-	const struct apmu_regs *r = pmu->regs;
-
 	if (idx == APMU_IDX_CYCLE) {
 		wr(pmu, APMU_R_PMCCFILTR, evtype & APMU_FILT_MASK);
 	} else if (idx == APMU_IDX_INSTR) {
 		wr(pmu, APMU_R_PMICFILTR, evtype & APMU_FILT_MASK);
 	} else {
-		r->write(APMU_R_PMEVTYPER, idx, evtype);
+		apmu_wr(pmu, APMU_R_PMEVTYPER, idx, evtype);
 		/* CHAIN counts overflows of counter idx at the ELs its own filter allows */
 		if (chained)
-			r->write(APMU_R_PMEVTYPER, idx + 1,
-				 APMU_EV_CHAIN | (evtype & APMU_FILT_MASK));
+			apmu_wr(pmu, APMU_R_PMEVTYPER, idx + 1,
+				APMU_EV_CHAIN | (evtype & APMU_FILT_MASK));
 	}
 	if (irq)
 		wr(pmu, APMU_R_PMINTENSET, BIT_ULL(chained ? idx + 1 : idx));

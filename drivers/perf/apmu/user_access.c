@@ -18,6 +18,7 @@
 #include <linux/sysctl.h>
 
 #include "apmu.h"
+#include "regs.h"
 
 static int apmu_sysctl_user_access __read_mostly;
 static DEFINE_PER_CPU(u64, apmu_userenr);
@@ -32,7 +33,7 @@ static void apmu_write_userenr(const struct apmu_regs *regs, u64 val)
 	}
 	if (this_cpu_read(apmu_userenr) == val)
 		return;
-	regs->write(APMU_R_PMUSERENR, 0, val);
+	apmu_sysreg_write(APMU_R_PMUSERENR, 0, val);
 	this_cpu_write(apmu_userenr, val);
 }
 
