@@ -23,10 +23,10 @@ echo "TAP version 13"
 echo "1..4"
 # QEMU counts an interrupt handler that interrupted EL0 as EL0 instructions: a timer
 # tick inside the window adds to a user count. Ticks only add, so the smallest of
-# three runs is the exact count (see apmu_pmu.c).
-ustat() { # ustat EVENT ITERATIONS: the smallest count perf stat reports in 3 runs
+# five runs is the exact count (see apmu_util.h).
+ustat() { # ustat EVENT ITERATIONS: the smallest count perf stat reports in 5 runs
 	best=""
-	for i in 1 2 3; do
+	for i in 1 2 3 4 5; do
 		perf stat -x, -e "$1" -o /tmp/ps.txt -- ./apmu_workload "$2" >/dev/null 2>&1 || return 1
 		v=$(sed -n 's/^\([0-9][0-9]*\),.*/\1/p' /tmp/ps.txt | head -n 1)
 		[ -n "$v" ] || return 1

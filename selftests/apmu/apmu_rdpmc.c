@@ -128,7 +128,8 @@ static void open_rdpmc(struct __test_metadata *_metadata, FIXTURE_DATA(rdpmc) *s
 
 TEST_F(rdpmc, self_read_matches_read)
 {
-	uint64_t r1, r2, r3, a, b;
+	uint64_t r1, r2, r3, a, b, best;
+	int i;
 
 	open_rdpmc(_metadata, self, 0x08);	/* INST_RETIRED, user only */
 	ASSERT_EQ(1, (int)self->pc->cap_user_rdpmc);
@@ -144,12 +145,19 @@ TEST_F(rdpmc, self_read_matches_read)
 	ASSERT_LE(r2, r3);
 	ASSERT_LT(r3 - r1, 5000ULL);
 
-	/* the loop's 200000 user instructions, seen from user space alone */
-	ASSERT_EQ(0, rdpmc_read(self->pc, &a));
-	spin(100000);
-	ASSERT_EQ(0, rdpmc_read(self->pc, &b));
-	ASSERT_GE(b - a, 200000ULL);
-	ASSERT_LT(b - a, 200000ULL + 1000);
+	/*
+	 * The loop's 200000 user instructions, seen from user space alone: the smallest of
+	 * a few runs, as a timer tick in the window adds to it under QEMU (apmu_util.h).
+	 */
+	for (i = 0, best = UINT64_MAX; i < 5; i++) {
+		ASSERT_EQ(0, rdpmc_read(self->pc, &a));
+		spin(100000);
+		ASSERT_EQ(0, rdpmc_read(self->pc, &b));
+		if (b - a < best)
+			best = b - a;
+	}
+	ASSERT_GE(best, 200000ULL);
+	ASSERT_LT(best, 200000ULL + 1000);
 }
 
 TEST_F(rdpmc, cycles_on_pmccntr)
