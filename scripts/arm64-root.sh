@@ -26,8 +26,13 @@ mkdir -p "$debs"
 apmu_log "arm64 root: downloading ${#pkgs[@]} Debian arm64 packages"
 # apt's _apt user cannot write the cache: let it, rather than downloading unsandboxed.
 chown _apt "$debs" 2>/dev/null || true
-(cd "$debs" && apt-get download -q "${pkgs[@]/%/:arm64}" >"$debs/download.log" 2>&1) ||
-	apmu_die "apt-get download failed (is the arm64 architecture added? scripts/deps.sh)"
+download() { (cd "$debs" && apt-get download -q "${pkgs[@]/%/:arm64}" >"$debs/download.log" 2>&1); }
+# Stale package lists name versions the mirror no longer has: refresh them once and retry.
+if ! download; then
+	apmu_log "arm64 root: download failed, refreshing the package lists"
+	apt-get update -q >/dev/null 2>&1 || true
+	download || apmu_die "apt-get download failed ($debs/download.log; is the arm64 architecture added? scripts/deps.sh)"
+fi
 
 rm -rf "$root"
 mkdir -p "$root"
