@@ -3,6 +3,7 @@
 # apmu: loadable perf PMU driver for the Arm Performance Monitors.
 #
 #   make                 build apmu.ko for the running kernel (KDIR=... for another)
+#   make modules_install install it into /lib/modules/<version>/updates
 #   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU
 #   make demo            boot the VM with Debian's perf and show apmu working
 #   make bench           kernel cost of perf operations, apmu vs the in-tree driver
@@ -17,12 +18,17 @@ CROSS_ARGS := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 endif
 endif
 
-.PHONY: all modules clean check demo bench vm-run checkpatch
+.PHONY: all modules modules_install clean check demo bench vm-run checkpatch
 
 all: modules
 
+# make check builds with W=1 and warnings as errors (scripts/build.sh); a user's build
+# against a distribution kernel does not fail on that kernel's own header warnings.
 modules:
-	$(MAKE) -C $(KDIR) M=$(CURDIR) $(CROSS_ARGS) W=1 KCFLAGS=-Werror modules
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(CROSS_ARGS) modules
+
+modules_install:
+	$(MAKE) -C $(KDIR) M=$(CURDIR) $(CROSS_ARGS) modules_install
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
