@@ -3,7 +3,7 @@
 # apmu: loadable perf PMU driver for the Arm Performance Monitors.
 #
 #   make                 build apmu.ko for the running kernel (KDIR=... for another)
-#   make modules_install install it into /lib/modules/<version>/updates
+#   make modules_install install it under /lib/modules/<version>/
 #   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU
 #   make demo            boot the VM with Debian's perf and show apmu working
 #   make bench           kernel cost of perf operations, apmu vs the in-tree driver
