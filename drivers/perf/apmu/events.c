@@ -6,6 +6,7 @@
  * reported as unsupported (-ENOENT) instead.
  */
 #include <linux/perf_event.h>
+#include <kunit/visibility.h>
 
 #include "apmu.h"
 
@@ -57,6 +58,7 @@ bool apmu_event_implemented(struct apmu_pmu *pmu, u16 evnum)
 		return test_bit(64 + evnum - 0x4000, pmu->pmceid);
 	return false;
 }
+EXPORT_SYMBOL_IF_KUNIT(apmu_event_implemented);
 
 static int apmu_map_generic(struct apmu_pmu *pmu, u16 evnum, const char *what, u64 config)
 {
@@ -117,3 +119,4 @@ int apmu_map_event(struct apmu_pmu *pmu, struct perf_event *event)
 	}
 	return cfg;
 }
+EXPORT_SYMBOL_IF_KUNIT(apmu_map_event);

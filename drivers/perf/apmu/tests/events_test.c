@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for apmu's attribute-to-event mapping: the generic hardware and cache maps
+ * are offered only for events PMCEID implements, and raw configs are checked bit by bit.
+ * QEMU implements only a few events, so the maps' other rows are covered here.
+ */
+#include <kunit/test.h>
+#include <linux/perf_event.h>
+
+#include "../apmu.h"
+
+#define HW_CACHE(t, op, res)	((t) | (op) << 8 | (res) << 16)
+
+struct events_test {
+	struct apmu_pmu pmu;
+	struct perf_event event;
+};
+
+static struct events_test *events_setup(struct kunit *test)
+{
+	struct events_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->pmu.pmu.type = 42;
+	t->event.pmu = &t->pmu.pmu;
+	return t;
+}
+
+static int map(struct events_test *t, u32 type, u64 config)
+{
+	t->event.attr.type = type;
+	t->event.attr.config = config;
+	return apmu_map_event(&t->pmu, &t->event);
+}
+
+static void generic_events_need_pmceid(struct kunit *test)
+{
+	struct events_test *t = events_setup(test);
+
+	/* nothing implemented: every generic event is unsupported */
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), -ENOENT);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES), -ENOENT);
+
+	__set_bit(0x11, t->pmu.pmceid);		/* CPU_CYCLES */
+	__set_bit(0x03, t->pmu.pmceid);		/* L1D_CACHE_REFILL */
+	__set_bit(0x24, t->pmu.pmceid);		/* STALL_BACKEND */
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 0x11);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES), 0x03);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE,
+				  PERF_COUNT_HW_STALLED_CYCLES_BACKEND), 0x24);
+	/* no PMUv3 mapping at all, implemented or not */
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX), -ENOENT);
+}
+
+static void cache_events(struct kunit *test)
+{
+	struct events_test *t = events_setup(test);
+	const u32 c = PERF_TYPE_HW_CACHE;
+
+	__set_bit(0x36, t->pmu.pmceid);		/* LL_CACHE_RD */
+	__set_bit(0x37, t->pmu.pmceid);		/* LL_CACHE_MISS_RD */
+	__set_bit(0x25, t->pmu.pmceid);		/* L1D_TLB */
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 0)), 0x36);
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 1)), 0x37);
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, 0, 0)), 0x25);
+	/* mapped but not implemented, writes with no mapping, malformed configs */
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_L1D, 0, 0)), -ENOENT);
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 1, 0)), -ENOENT);
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_MAX, 0, 0)), -ENOENT);
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(0, PERF_COUNT_HW_CACHE_OP_MAX, 0)), -ENOENT);
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(0, 0, PERF_COUNT_HW_CACHE_RESULT_MAX)),
+			-ENOENT);
+	KUNIT_EXPECT_EQ(test, map(t, c, BIT_ULL(24) | HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 0)),
+			-ENOENT);
+}
+
+static void raw_and_own_types(struct kunit *test)
+{
+	struct events_test *t = events_setup(test);
+
+	/* raw events need no PMCEID bit: IMPLEMENTATION DEFINED ones never have one */
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_RAW, 0x1234), 0x1234);
+	KUNIT_EXPECT_EQ(test, map(t, 42, 0xffff), 0xffff);
+	KUNIT_EXPECT_EQ(test, map(t, 42, 0x10000), -EINVAL);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_RAW, BIT_ULL(63) | 8), -EINVAL);
+	/* anybody else's type is not ours */
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_SOFTWARE, 0), -ENOENT);
+	KUNIT_EXPECT_EQ(test, map(t, 43, 8), -ENOENT);
+}
+
+static void implemented_covers_both_ranges(struct kunit *test)
+{
+	struct events_test *t = events_setup(test);
+
+	__set_bit(64 + 0x04, t->pmu.pmceid);	/* 0x4004 CNT_CYCLES */
+	KUNIT_EXPECT_TRUE(test, apmu_event_implemented(&t->pmu, 0x4004));
+	KUNIT_EXPECT_FALSE(test, apmu_event_implemented(&t->pmu, 0x0004));
+	KUNIT_EXPECT_FALSE(test, apmu_event_implemented(&t->pmu, 0x4040));
+	KUNIT_EXPECT_FALSE(test, apmu_event_implemented(&t->pmu, 0x0040));
+}
+
+static struct kunit_case apmu_events_cases[] = {
+	KUNIT_CASE(generic_events_need_pmceid),
+	KUNIT_CASE(cache_events),
+	KUNIT_CASE(raw_and_own_types),
+	KUNIT_CASE(implemented_covers_both_ranges),
+	{}
+};
+
+static struct kunit_suite apmu_events_suite = {
+	.name = "apmu_events",
+	.test_cases = apmu_events_cases,
+};
+
+kunit_test_suite(apmu_events_suite);
