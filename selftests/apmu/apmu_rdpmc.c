@@ -189,12 +189,33 @@ static int mrs_traps(void)
 	return WIFSIGNALED(status) && WTERMSIG(status) == SIGILL;
 }
 
+/*
+ * A task without events, run on this CPU right after this task (which has EL0 access):
+ * its reads must trap. Returns 0 when they do, else what mrs_traps() says.
+ */
+static int mrs_traps_pinned(void)
+{
+	cpu_set_t set, old;
+	int ret;
+
+	if (sched_getaffinity(0, sizeof(old), &old))
+		return -1;
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		return -1;
+	ret = mrs_traps();	/* the child inherits the CPU and no perf event */
+	sched_setaffinity(0, sizeof(old), &old);
+	return ret == 1 ? 0 : 1;
+}
+
 TEST_F(rdpmc, el0_access_only_when_allowed)
 {
 	/* no rdpmc event in this (new) task: EL0 access is off */
 	ASSERT_EQ(1, mrs_traps());
 	open_rdpmc(_metadata, self, 0x11);
 	ASSERT_NE(0, self->pc->index);
+	ASSERT_EQ(0, mrs_traps_pinned());
 	ASSERT_EQ(0, write_sysctl_user_access(0));
 	/* the sysctl revokes access at once and hides the index */
 	ASSERT_EQ(1, mrs_traps());

@@ -20,6 +20,12 @@
 #include "apmu.h"
 #include "regs.h"
 
+/*
+ * perf_event_context.is_active bits meaning "events scheduled in": EVENT_FLEXIBLE |
+ * EVENT_PINNED (EVENT_ALL, private to kernel/events/core.c, stable since v4.x).
+ */
+#define APMU_CTX_EVENTS_ACTIVE	0x3
+
 static int apmu_sysctl_user_access __read_mostly;
 static DEFINE_PER_CPU(u64, apmu_userenr);
 static struct ctl_table_header *apmu_sysctl_header;
@@ -37,7 +43,13 @@ static void apmu_write_userenr(const struct apmu_regs *regs, u64 val)
 	this_cpu_write(apmu_userenr, val);
 }
 
-/* Called from pmu_enable(): IRQs are off, so current's context cannot be freed. */
+/*
+ * Called from pmu_enable(): IRQs are off, so current's context cannot be freed. The
+ * context must also be active: when a task is switched out, perf core clears is_active
+ * before it removes the events (and calls pmu_enable() on the way), so access goes off
+ * there and the next task, which may have no perf context at all, runs without it. This
+ * is what the in-tree driver gets from perf_cpu_task_ctx(), which modules cannot call.
+ */
 static bool apmu_task_wants_user_access(void)
 {
 	struct perf_event_context *ctx;
@@ -45,7 +57,7 @@ static bool apmu_task_wants_user_access(void)
 	if (!READ_ONCE(apmu_sysctl_user_access))
 		return false;
 	ctx = READ_ONCE(current->perf_event_ctxp);
-	return ctx && ctx->nr_user;
+	return ctx && ctx->nr_user && (READ_ONCE(ctx->is_active) & APMU_CTX_EVENTS_ACTIVE);
 }
 
 /**
