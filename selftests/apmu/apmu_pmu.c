@@ -265,6 +265,51 @@ TEST_F(apmu, group_too_big)
 	close(lead);
 }
 
+/*
+ * A software leader with apmu siblings (the CVE-2013-4254 shape): the siblings are still
+ * validated against apmu's counters, and a group that fits counts.
+ */
+TEST_F(apmu, software_leader_group)
+{
+	struct perf_event_attr sw = {
+		.size = sizeof(sw),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_TASK_CLOCK,
+		.disabled = 1,
+	};
+	struct perf_event_attr hw = {
+		.size = sizeof(hw),
+		.type = self->pmu.type,
+		.config = 0x08,
+		.exclude_kernel = 1,
+	};
+	unsigned int n = apmu_pmu_counters(&self->pmu), i;
+	char buf[8] = "0";
+	int lead, fds[34];
+	uint64_t c;
+
+	apmu_read_pmu_file(&self->pmu, "caps/instruction_counter", buf, sizeof(buf));
+	n += atoi(buf);
+	ASSERT_LT(n, 33U);
+	lead = apmu_perf_open(&sw, 0, -1, -1, 0);
+	ASSERT_GE(lead, 0);
+	for (i = 0; i < n; i++) {
+		fds[i] = apmu_perf_open(&hw, 0, -1, lead, 0);
+		ASSERT_GE(fds[i], 0) TH_LOG("sibling %u: %s", i, strerror(errno));
+	}
+	ASSERT_EQ(-1, apmu_perf_open(&hw, 0, -1, lead, 0));
+	ASSERT_EQ(EINVAL, errno);
+	ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	spin(100000);
+	ioctl(lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	for (i = 0; i < n; i++) {
+		ASSERT_EQ((ssize_t)sizeof(c), read(fds[i], &c, sizeof(c)));
+		ASSERT_GE(c, 200000ULL) TH_LOG("sibling %u", i);
+		close(fds[i]);
+	}
+	close(lead);
+}
+
 /* A group of exactly N event counters plus the cycle counter counts, all together. */
 TEST_F(apmu, group_fits_counts_together)
 {
