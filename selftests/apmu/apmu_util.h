@@ -167,4 +167,16 @@ static inline unsigned int apmu_pmu_counters(const struct apmu_pmu_info *pmu)
 	return strtoul(buf, NULL, 0);
 }
 
+/*
+ * The counters an INST_RETIRED event can take: the event counters, plus PMICNTR_EL0 where
+ * caps/instruction_counter says apmu uses it.
+ */
+static inline unsigned int apmu_inst_counters(const struct apmu_pmu_info *pmu)
+{
+	char buf[8] = "0";
+
+	apmu_read_pmu_file(pmu, "caps/instruction_counter", buf, sizeof(buf));
+	return apmu_pmu_counters(pmu) + atoi(buf);
+}
+
 #endif /* __APMU_SELFTEST_UTIL_H */
