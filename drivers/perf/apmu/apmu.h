@@ -68,10 +68,13 @@ enum apmu_reg {
  * struct apmu_regs - register access for one backend, on the calling CPU
  * @read: read register @reg; @n selects PMEVCNTR<n>/PMEVTYPER<n> and is 0 otherwise
  * @write: write @val to register @reg (@n as for @read)
+ * @sync: a Context synchronization event (ISB): earlier register writes now affect
+ *	 counting; optional
  */
 struct apmu_regs {
 	u64 (*read)(enum apmu_reg reg, unsigned int n);
 	void (*write)(enum apmu_reg reg, unsigned int n, u64 val);
+	void (*sync)(void);
 };
 
 extern const struct apmu_regs apmu_sysregs;
@@ -83,7 +86,9 @@ struct apmu_pmu;
  * @pmu: the instance this state belongs to
  * @events: the event occupying each counter index (bit positions as in PMCNTENSET)
  * @used: counter indexes in use
- * @pmcr: the PMCR_EL0 value programmed at CPU online, with E clear
+ * @pm_stopped: counter indexes (the first of a pair) whose running event was stopped by
+ *		apmu_cpu_pm_save() and must be restarted by apmu_cpu_pm_restore()
+ * @nr_user: events in @events that user space reads directly (rdpmc)
  * @irq: this CPU's overflow SPI, when the PMU has one SPI per CPU; else 0
  * @irq_requested: @irq is requested
  */
@@ -91,7 +96,8 @@ struct apmu_cpu {
 	struct apmu_pmu *pmu;
 	struct perf_event *events[APMU_NR_IDX];
 	DECLARE_BITMAP(used, APMU_NR_IDX);
-	u64 pmcr;
+	DECLARE_BITMAP(pm_stopped, APMU_NR_IDX);
+	unsigned int nr_user;
 	int irq;
 	bool irq_requested;
 };
@@ -108,6 +114,8 @@ struct apmu_cpu {
  * @pmuver: ID_AA64DFR0_EL1.PMUVer
  * @allow_lp: use PMCR_EL0.LP where implemented (the long_counters parameter)
  * @long_evcnt: event counters are 64-bit (PMUv3p5, PMCR_EL0.LP set)
+ * @pmcr: the PMCR_EL0 value for every CPU of this PMU, with E clear (LC, and LP when
+ *	  @long_evcnt); the same on all of them, so it is set once at probe
  * @has_icntr: the instruction counter PMICNTR_EL0 exists (FEAT_PMUv3_ICNTR)
  * @pmmir: PMMIR_EL1 (slots, bus, threshold width), 0 before PMUv3p4
  * @cnt_mask: counter indexes that exist: P<N-1:0>, C and, with @has_icntr, F0
@@ -130,6 +138,7 @@ struct apmu_pmu {
 	unsigned int pmuver;
 	bool allow_lp;
 	bool long_evcnt;
+	u64 pmcr;
 	bool has_icntr;
 	u32 pmmir;
 	u64 cnt_mask;
@@ -157,7 +166,7 @@ static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 
 /* pmuv3.c: the PMUv3 counter logic on top of &struct apmu_regs */
 void apmu_pmuv3_probe(struct apmu_pmu *pmu);
-void apmu_pmuv3_reset(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
+void apmu_pmuv3_reset(struct apmu_pmu *pmu);
 void apmu_pmuv3_quiesce(struct apmu_pmu *pmu);
 /* apmu_pmuv3_get_idx() flags */
 #define APMU_GET_CHAIN		BIT(0)	/* a CHAIN pair for a 64-bit count */
@@ -198,7 +207,15 @@ void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner);
 irqreturn_t apmu_handle_irq(int irq, void *dev_id);
 void apmu_cpu_pm_save(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
+void apmu_cpu_reinit(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 u64 apmu_event_update(struct perf_event *event);
+
+/*
+ * A counting event on a 32-bit counter is armed at half range, so its first overflow
+ * interrupt comes 2^31 events after the last fold and a late interrupt still finds the
+ * delta unambiguous (up to 2^31 more events), as the in-tree driver does.
+ */
+#define APMU_ARM_32BIT		BIT_ULL(31)
 
 /* The largest PMEVTYPER.TH value: 2^PMMIR.THWIDTH - 1, 0 without FEAT_PMUv3_TH */
 static inline u32 apmu_threshold_max(struct apmu_pmu *pmu)
@@ -209,6 +226,9 @@ static inline u32 apmu_threshold_max(struct apmu_pmu *pmu)
 /* user_access.c: rdpmc */
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_user_access_reset_cpu(struct apmu_pmu *pmu);
+u64 apmu_user_access_get(struct apmu_pmu *pmu);
+/* kernel.perf_user_access; visible to the KUnit suites only */
+extern int apmu_sysctl_user_access;
 int apmu_event_idx(struct perf_event *event);
 void apmu_user_access_register(void);
 void apmu_user_access_unregister(void);

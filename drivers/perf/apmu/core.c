@@ -6,10 +6,11 @@
 #include <linux/bitfield.h>
 #include <linux/bitmap.h>
 #include <linux/irq_work.h>
-#include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
+#include <linux/sched.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/task_stack.h>
 #include <kunit/visibility.h>
 #include <asm/virt.h>
 
@@ -23,15 +24,6 @@
 #define APMU_CFG1_TH_COMPARE	GENMASK_ULL(4, 3)
 #define APMU_CFG1_THRESHOLD	GENMASK_ULL(16, 5)
 #define APMU_CFG1_TH_ALL	GENMASK_ULL(16, 2)
-
-/*
- * Test aid: the value 32-bit event counters start from, so a test reaches the overflow
- * interrupt path after a few instructions instead of 2^32. Counts are unaffected.
- */
-static uint test_counter_start;
-module_param(test_counter_start, uint, 0644);
-MODULE_PARM_DESC(test_counter_start,
-		 "test aid: start value of 32-bit event counters (default 0)");
 
 static inline bool apmu_chained(struct hw_perf_event *hwc)
 {
@@ -57,8 +49,10 @@ static inline u64 apmu_counter_value(struct hw_perf_event *hwc, u64 raw)
  * apmu_event_update() - fold the counter's progress since the last read into the count
  * @event: a counting event on this CPU
  *
- * The subtraction is done at the counter's width, so one wrap between two updates (a
- * 32-bit counter, whose overflow interrupt calls this) still gives the exact delta. A
+ * The subtraction is done at the counter's width, so it is exact while fewer than 2^width
+ * events happened since the last update. Every event that can wrap between updates is
+ * armed at most half a range before its overflow (APMU_ARM_32BIT, apmu_set_period()) and
+ * folded and re-armed by the overflow interrupt, which so has half a range of slack. A
  * sampling event's period_left shrinks by the same amount.
  * Return: the counter value now.
  */
@@ -126,12 +120,26 @@ static bool apmu_set_period(struct perf_event *event)
 	return elapsed;
 }
 
+/*
+ * Arm a counting event's counter. A 32-bit counter starts at half range (APMU_ARM_32BIT)
+ * and interrupts at its overflow, 2^31 events later, where the handler folds and re-arms
+ * it. A 64-bit counter (PMCCNTR, PMICNTR, LP event counters, a CHAIN pair) starts at 0:
+ * at 5 GHz it reaches 2^63 after 58 years, so it needs no interrupt.
+ */
+static void apmu_arm_counting(struct apmu_pmu *pmu, struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 start = hwc->flags & ARMPMU_EVT_64BIT ? 0 : APMU_ARM_32BIT;
+
+	local64_set(&hwc->prev_count, apmu_counter_value(hwc, start));
+	apmu_pmuv3_write_counter(pmu, hwc->idx, apmu_chained(hwc), start);
+}
+
 static void apmu_start(struct perf_event *event, int flags)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
 	bool wide = hwc->flags & ARMPMU_EVT_64BIT;
-	u64 start;
 
 	hwc->state = 0;
 	if (is_sampling_event(event)) {
@@ -140,10 +148,7 @@ static void apmu_start(struct perf_event *event, int flags)
 		apmu_pmuv3_enable(pmu, hwc->idx, apmu_chained(hwc), hwc->config_base, true);
 		return;
 	}
-	start = wide ? 0 : READ_ONCE(test_counter_start);
-	local64_set(&hwc->prev_count, apmu_counter_value(hwc, start));
-	apmu_pmuv3_write_counter(pmu, hwc->idx, apmu_chained(hwc), start);
-	/* A 64-bit counter never wraps in practice; a 32-bit one needs its overflow IRQ */
+	apmu_arm_counting(pmu, event);
 	if (wide)
 		hwc->flags &= ~APMU_HWF_IRQ;
 	else
@@ -222,6 +227,8 @@ static int apmu_add(struct perf_event *event, int flags)
 	/* a pair's overflow interrupt comes from its odd counter */
 	if (chained)
 		cpu->events[idx + 1] = event;
+	if (hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		cpu->nr_user++;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		apmu_start(event, PERF_EF_RELOAD);
@@ -239,6 +246,9 @@ static void apmu_del(struct perf_event *event, int flags)
 	cpu->events[hwc->idx] = NULL;
 	if (apmu_chained(hwc))
 		cpu->events[hwc->idx + 1] = NULL;
+	if (hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		cpu->nr_user--;
+	__clear_bit(hwc->idx, cpu->pm_stopped);
 	apmu_pmuv3_put_idx(cpu->used, hwc->idx, apmu_chained(hwc));
 	hwc->idx = -1;
 	perf_event_update_userpage(event);
@@ -246,31 +256,51 @@ static void apmu_del(struct perf_event *event, int flags)
 
 /*
  * PMCR_EL0.E gates every counter at once, so perf's pmu_disable()/pmu_enable() bracket
- * around a group's add makes the group start and stop counting together. The cached PMCR
- * value saves a register read on this path. pmu_enable() also runs at every context
- * switch in of a task with events, which is where EL0 access follows the task.
+ * around a group's add makes the group start and stop counting together. The PMCR value
+ * is the PMU's constant, so no register read is needed. pmu_enable() also ends every
+ * context switch of a task with events, which is where EL0 access follows the task.
+ *
+ * The PMEVTYPER, PMEVCNTR and PMCNTENSET writes made while E was clear affect counting
+ * only after a Context synchronization event (Arm ARM, "Synchronization requirements for
+ * AArch64 System registers"): the ISB before E is set makes every counter start with its
+ * new type and value, one barrier for the whole bracket.
  */
 static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
 	apmu_user_access_update(pmu, cpu);
 	if (bitmap_empty(cpu->used, APMU_NR_IDX))
 		return;
-	apmu_wr(pmu, APMU_R_PMCR, 0, cpu->pmcr | APMU_PMCR_E);
+	apmu_isb(pmu);
+	apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr | APMU_PMCR_E);
 }
 
+/*
+ * perf core calls pmu_enable()/pmu_disable() for a task's events on whatever CPU the
+ * task runs, also on CPUs of another PMU instance (big.LITTLE) where ::filter keeps the
+ * events themselves off: those CPUs' registers belong to the other instance.
+ */
 static void apmu_pmu_enable(struct pmu *p)
 {
 	struct apmu_pmu *pmu = to_apmu(p);
 
+	if (!cpumask_test_cpu(smp_processor_id(), &pmu->supported_cpus))
+		return;
 	apmu_hw_enable(pmu, this_cpu_ptr(pmu->hw));
 }
 
 static void apmu_pmu_disable(struct pmu *p)
 {
 	struct apmu_pmu *pmu = to_apmu(p);
-	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
 
-	apmu_wr(pmu, APMU_R_PMCR, 0, cpu->pmcr);
+	if (!cpumask_test_cpu(smp_processor_id(), &pmu->supported_cpus))
+		return;
+	apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr);
+}
+
+/* perf core skips this PMU's events on CPUs it does not drive (heterogeneous systems) */
+static bool apmu_pmu_filter(struct pmu *p, int cpu)
+{
+	return !cpumask_test_cpu(cpu, &to_apmu(p)->supported_cpus);
 }
 
 /**
@@ -285,12 +315,15 @@ void apmu_cpu_pm_save(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
 	unsigned int idx;
 
-	apmu_wr(pmu, APMU_R_PMCR, 0, cpu->pmcr);
+	apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr);
 	for_each_set_bit(idx, cpu->used, APMU_NR_IDX) {
 		struct perf_event *event = cpu->events[idx];
 
-		if (event && event->state == PERF_EVENT_STATE_ACTIVE)
-			apmu_stop(event, PERF_EF_UPDATE);
+		/* the odd half of a pair is the same event; a stopped event stays stopped */
+		if (!event || event->hw.idx != idx || (event->hw.state & PERF_HES_STOPPED))
+			continue;
+		apmu_stop(event, PERF_EF_UPDATE);
+		__set_bit(idx, cpu->pm_stopped);
 	}
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_pm_save);
@@ -302,37 +335,70 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_pm_save);
  * @cpu: the calling CPU's state
  *
  * The registers are UNKNOWN after power-down: reset the PMU as at CPU online, then
- * reprogram and restart every event that was running.
+ * reprogram and restart exactly the events apmu_cpu_pm_save() stopped (once each, not
+ * ones perf had stopped or throttled).
  */
 void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
 	unsigned int idx;
 
-	apmu_pmuv3_reset(pmu, cpu);
+	apmu_pmuv3_reset(pmu);
 	apmu_user_access_reset_cpu(pmu);
-	for_each_set_bit(idx, cpu->used, APMU_NR_IDX) {
-		struct perf_event *event = cpu->events[idx];
-
-		if (event && event->state == PERF_EVENT_STATE_ACTIVE)
-			apmu_start(event, PERF_EF_RELOAD);
-	}
+	for_each_set_bit(idx, cpu->pm_stopped, APMU_NR_IDX)
+		apmu_start(cpu->events[idx], PERF_EF_RELOAD);
+	bitmap_zero(cpu->pm_stopped, APMU_NR_IDX);
 	apmu_hw_enable(pmu, cpu);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_pm_restore);
 
 /**
+ * apmu_cpu_reinit() - make the calling CPU's PMU match its events (CPU coming online)
+ * @pmu: instance
+ * @cpu: the calling CPU's state
+ *
+ * perf core's per-CPU context is live before apmu's online callback runs (its hotplug
+ * state comes first), so events may already be on the counters: fold them, reset the
+ * PMU (stale flags, enables and EL0 access from before the CPU went down, or from
+ * firmware), and reprogram them. Called with IRQs off, so nothing is added meanwhile.
+ */
+void apmu_cpu_reinit(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
+{
+	apmu_cpu_pm_save(pmu, cpu);
+	apmu_cpu_pm_restore(pmu, cpu);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_reinit);
+
+/*
+ * The registers a sample of @event reports. The overflow interrupt is taken some
+ * instructions after the overflow (skid), possibly after the task entered the kernel: an
+ * event that excludes the kernel must not hand out a kernel address, so its sample gets
+ * the task's user-mode state (the PC where it entered the kernel). With no user context
+ * (a kernel thread, the idle task) there is nothing to report: NULL, no sample.
+ */
+static struct pt_regs *apmu_sample_regs(struct perf_event *event, struct pt_regs *regs)
+{
+	if (!event->attr.exclude_kernel || user_mode(regs))
+		return regs;
+	if (!current->mm || (current->flags & PF_KTHREAD))
+		return NULL;
+	return task_pt_regs(current);
+}
+
+/**
  * apmu_handle_irq() - PMU overflow interrupt
  * @irq: the interrupt
- * @dev_id: this CPU's &struct apmu_cpu
+ * @dev_id: the &struct apmu_cpu of the CPU the interrupt belongs to
  *
  * Takes the overflow flags of our counters once (PMOVSCLR). Each overflowed counter is
- * folded into its event, which extends 32-bit counting counters to 64 bits; a sampling
- * event also gets its next period and, when one elapsed, a sample with the interrupted
- * registers. perf may then ask for the event to stop (throttling, an event limit). The
- * counters are stopped (PMCR.E) meanwhile, so the handler does not count itself. The time
- * spent goes to perf's CPU-time limit, which lowers perf_event_max_sample_rate (and so
- * throttles) when handlers take too much of a CPU.
- * Return: IRQ_NONE when none of our counters had overflowed.
+ * folded into its event; a 32-bit counting counter is re-armed at half range, which
+ * extends it to 64 bits exactly; a sampling event gets its next period and, when one
+ * elapsed, a sample with the interrupted registers. perf may then ask for the event to
+ * stop (throttling, an event limit). The counters are stopped (PMCR.E) meanwhile, so the
+ * handler does not count itself. The time spent goes to perf's CPU-time limit, which
+ * lowers perf_event_max_sample_rate (and so throttles) when handlers take too much of a
+ * CPU.
+ * Return: IRQ_NONE when none of our counters had overflowed, or the interrupt arrived on
+ * a CPU other than its own (its flags and events are that CPU's).
  */
 irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 {
@@ -341,14 +407,17 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	struct pt_regs *regs = get_irq_regs();
 	u64 start = sched_clock();
 	struct perf_sample_data data;
+	struct pt_regs *sregs;
 	unsigned long ovs;
 	unsigned int idx;
 
+	if (unlikely(cpu != this_cpu_ptr(pmu->hw)))
+		return IRQ_NONE;
 	ovs = apmu_pmuv3_take_overflows(pmu, cpu->used);
 	if (!ovs)
 		return IRQ_NONE;
 
-	apmu_wr(pmu, APMU_R_PMCR, 0, cpu->pmcr);
+	apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr);
 	for_each_set_bit(idx, &ovs, APMU_NR_IDX) {
 		struct perf_event *event = cpu->events[idx];
 		struct hw_perf_event *hwc;
@@ -360,23 +429,36 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 		if (apmu_chained(hwc) && idx == hwc->idx)
 			continue;
 		apmu_event_update(event);
-		if (!is_sampling_event(event))
+		if (!is_sampling_event(event)) {
+			apmu_arm_counting(pmu, event);
+			perf_event_update_userpage(event);
 			continue;
+		}
 
 		perf_sample_data_init(&data, 0, hwc->last_period);
 		if (!apmu_set_period(event))
 			continue;
-		if (apmu_event_overflow(event, &data, regs))
+		sregs = apmu_sample_regs(event, regs);
+		if (sregs && apmu_event_overflow(event, &data, sregs))
 			apmu_stop(event, 0);
 	}
+	/*
+	 * One ISB for two rules: the PMOVSCLR write must have deasserted the interrupt
+	 * request before the GIC is told the handler is done (or the interrupt is taken
+	 * again, for nothing), and the re-armed counters must hold their new values before
+	 * PMCR.E lets them count (Arm ARM, "Synchronization requirements for AArch64 System
+	 * registers").
+	 */
+	apmu_isb(pmu);
 	if (!bitmap_empty(cpu->used, APMU_NR_IDX))
-		apmu_wr(pmu, APMU_R_PMCR, 0, cpu->pmcr | APMU_PMCR_E);
+		apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr | APMU_PMCR_E);
 
 	/* deliver perf's pending wakeups now rather than at the next tick */
 	irq_work_run();
 	apmu_sample_took(sched_clock() - start);
 	return IRQ_HANDLED;
 }
+EXPORT_SYMBOL_IF_KUNIT(apmu_handle_irq);
 
 /* Could @event be placed on the counters @used leaves free? Takes them if so. */
 static bool apmu_fits(struct apmu_pmu *pmu, unsigned long *used, struct perf_event *event)
@@ -426,9 +508,18 @@ too_big:
  *  - VHE (kernel at EL2): we are the hypervisor, exclude_hv has nothing to act on; the
  *    host kernel is EL2 (NSH), guests' kernels are EL1 (P);
  *  - kernel at EL1: EL2, if implemented, is the hypervisor (NSH), as in-tree.
- * Separating a guest's EL0/EL1 from the host's needs KVM to switch the filters on guest
- * entry (kvm_set_pmu_events()), which is not available to modules: guest-only counting is
- * refused rather than silently counted wrong.
+ *
+ * The filters see only the Exception level, not whose code runs there. Telling a guest
+ * from the host needs KVM to switch the filters at every guest entry and exit
+ * (kvm_set_pmu_events()), which modules cannot reach. So:
+ *  - guest-only counting (exclude_host without exclude_guest) is refused;
+ *  - excluding both host and guest leaves nothing: the counter is programmed to count at
+ *    no Exception level (U and P set, NSH clear; NSU/NSK/M = 0 differ from U/P, so
+ *    Non-secure EL0/EL1 and EL3 are excluded too), so it reads 0, as in-tree;
+ *  - exclude_guest (perf's default) excludes a guest's EL1 under VHE and nothing else:
+ *    a guest's EL0 counts as user time, and without VHE all guest time counts as host
+ *    time. Without EL2 (is_hyp_mode_available() false) no guest can run and every flag
+ *    is exact. apmu.rst says this.
  */
 static int apmu_event_filter(struct apmu_pmu *pmu, struct perf_event *event, u64 *filt)
 {
@@ -439,9 +530,13 @@ static int apmu_event_filter(struct apmu_pmu *pmu, struct perf_event *event, u64
 		dev_dbg(pmu->dev, "exclude_idle: the PMU cannot tell idle from busy\n");
 		return -EOPNOTSUPP;
 	}
-	if (attr->exclude_host && !attr->exclude_guest && !is_kernel_in_hyp_mode()) {
+	if (attr->exclude_host && !attr->exclude_guest) {
 		dev_dbg(pmu->dev, "guest-only counting needs KVM's filter switching\n");
 		return -EOPNOTSUPP;
+	}
+	if (attr->exclude_host) {
+		*filt = APMU_FILT_U | APMU_FILT_P;
+		return 0;
 	}
 
 	if (attr->exclude_user)
@@ -451,13 +546,11 @@ static int apmu_event_filter(struct apmu_pmu *pmu, struct perf_event *event, u64
 
 	if (is_kernel_in_hyp_mode()) {
 		/* host kernel at EL2; guests' kernels at EL1 */
-		if (!attr->exclude_kernel && !attr->exclude_host)
+		if (!attr->exclude_kernel)
 			f |= APMU_FILT_NSH;
 		if (attr->exclude_guest)
 			f |= APMU_FILT_P;
-		if (attr->exclude_host)
-			f |= APMU_FILT_U;
-	} else if (!attr->exclude_hv && !attr->exclude_host) {
+	} else if (!attr->exclude_hv) {
 		/* EL2 is the hypervisor; NSH is RES0 where EL2 is not implemented */
 		f |= APMU_FILT_NSH;
 	}
@@ -589,5 +682,7 @@ void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner)
 		.pmu_enable	= apmu_pmu_enable,
 		.pmu_disable	= apmu_pmu_disable,
 		.event_idx	= apmu_event_idx,
+		.filter		= apmu_pmu_filter,
 	};
 }
+EXPORT_SYMBOL_IF_KUNIT(apmu_pmu_init);

@@ -82,8 +82,9 @@ static int apmu_map_generic(struct apmu_pmu *pmu, u16 evnum, const char *what, u
  * PERF_TYPE_HARDWARE and PERF_TYPE_HW_CACHE arrive here both when perf core offers them to
  * every PMU and through the extended type (config[63:32] = our type), which perf core has
  * already stripped from config.
- * Return: the event number, -ENOENT when the type or generic event is not ours, -EINVAL
- * for config bits outside event=config:0-15.
+ * Return: the event number; -ENOENT when the type is not ours or a valid generic event
+ * has no mapping here; -EINVAL for a generic config out of range or config bits outside
+ * event=config:0-15.
  */
 int apmu_map_event(struct apmu_pmu *pmu, struct perf_event *event)
 {
@@ -93,16 +94,21 @@ int apmu_map_event(struct apmu_pmu *pmu, struct perf_event *event)
 
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
-		if (cfg >= PERF_COUNT_HW_MAX)
-			return -ENOENT;
+		/* out of range is a bad config (-EINVAL, as in-tree and x86 answer) */
+		if (cfg >= PERF_COUNT_HW_MAX) {
+			dev_dbg(pmu->dev, "hardware event 0x%llx beyond PERF_COUNT_HW_MAX\n", cfg);
+			return -EINVAL;
+		}
 		return apmu_map_generic(pmu, apmu_hw_map[cfg], "hardware event", cfg);
 	case PERF_TYPE_HW_CACHE:
 		type = cfg & 0xff;
 		op = (cfg >> 8) & 0xff;
 		result = (cfg >> 16) & 0xff;
 		if ((cfg >> 24) || type >= PERF_COUNT_HW_CACHE_MAX ||
-		    op >= PERF_COUNT_HW_CACHE_OP_MAX || result >= PERF_COUNT_HW_CACHE_RESULT_MAX)
-			return -ENOENT;
+		    op >= PERF_COUNT_HW_CACHE_OP_MAX || result >= PERF_COUNT_HW_CACHE_RESULT_MAX) {
+			dev_dbg(pmu->dev, "cache event 0x%llx: a field is out of range\n", cfg);
+			return -EINVAL;
+		}
 		return apmu_map_generic(pmu, apmu_cache_map[type][op][result], "cache event",
 					cfg);
 	case PERF_TYPE_RAW:

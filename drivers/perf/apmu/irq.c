@@ -4,8 +4,9 @@
  *
  * A PMU node has either one per-CPU interrupt (a PPI, whose partition may name the CPUs
  * of one microarchitecture) or one SPI per CPU, each tied to its CPU by the
- * "interrupt-affinity" phandle list (or, without it, by position). An SPI is pinned to
- * its CPU and enabled only while that CPU is online: the affinity follows CPU hotplug.
+ * "interrupt-affinity" phandle list (or, without it, by position). An SPI is routed to
+ * its CPU when requested (probe fails if it cannot be) and enabled only while that CPU is
+ * online.
  */
 #include <linux/interrupt.h>
 #include <linux/irq.h>
@@ -119,8 +120,21 @@ int apmu_irq_request(struct apmu_pmu *pmu)
 	for_each_cpu(cpu, &pmu->supported_cpus) {
 		struct apmu_cpu *c = per_cpu_ptr(pmu->hw, cpu);
 
+		/*
+		 * The SPI must reach its own CPU only: the handler reads that CPU's overflow
+		 * flags and events. IRQF_PERCPU keeps the interrupt core from moving it to
+		 * another CPU when its CPU goes offline; it is disabled then instead.
+		 */
+		ret = irq_force_affinity(c->irq, cpumask_of(cpu));
+		if (ret && num_possible_cpus() > 1) {
+			dev_err(pmu->dev, "cannot route PMU SPI %d to CPU%u: %d\n", c->irq, cpu,
+				ret);
+			apmu_irq_free(pmu);
+			return ret;
+		}
 		ret = request_irq(c->irq, apmu_handle_irq,
-				  IRQF_NOBALANCING | IRQF_NO_AUTOEN | IRQF_NO_THREAD, "apmu", c);
+				  IRQF_PERCPU | IRQF_NOBALANCING | IRQF_NO_AUTOEN | IRQF_NO_THREAD,
+				  "apmu", c);
 		if (ret) {
 			dev_err(pmu->dev, "cannot request PMU SPI %d for CPU%u: %d\n", c->irq,
 				cpu, ret);
@@ -149,17 +163,15 @@ void apmu_irq_free(struct apmu_pmu *pmu)
 	}
 }
 
-/* On @cpu, which is coming online: its interrupt goes to it, and is enabled. */
+/* On @cpu, which is coming online: its interrupt (routed to it at request) is enabled. */
 void apmu_irq_cpu_online(struct apmu_pmu *pmu, unsigned int cpu)
 {
 	struct apmu_cpu *c = per_cpu_ptr(pmu->hw, cpu);
 
-	if (pmu->irq_percpu) {
+	if (pmu->irq_percpu)
 		enable_percpu_irq(pmu->irq, IRQ_TYPE_NONE);
-	} else if (c->irq) {
-		irq_force_affinity(c->irq, cpumask_of(cpu));
+	else if (c->irq)
 		enable_irq(c->irq);
-	}
 }
 
 /* On @cpu, which is going offline: its interrupt is disabled before it moves away. */

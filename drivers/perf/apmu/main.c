@@ -69,28 +69,48 @@ static const struct of_device_id apmu_of_match[] = {
 };
 MODULE_DEVICE_TABLE(of, apmu_of_match);
 
+/*
+ * Modules get a CPUHP_AP_ONLINE_DYN state, which comes after perf core's own
+ * (CPUHP_AP_PERF_ONLINE): when this runs on the CPU coming up, perf may already have
+ * put events on its counters. So the PMU is made to match them (IRQs off, so none is
+ * added meanwhile) rather than blindly reset, and only then is the interrupt enabled.
+ */
 static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct apmu_pmu *pmu = hlist_entry_safe(node, struct apmu_pmu, node);
+	unsigned long flags;
 
 	if (!cpumask_test_cpu(cpu, &pmu->supported_cpus))
 		return 0;
 	/* AP hotplug states run on the CPU coming up: these are its own registers */
-	apmu_pmuv3_reset(pmu, this_cpu_ptr(pmu->hw));
-	apmu_user_access_reset_cpu(pmu);
+	local_irq_save(flags);
+	apmu_cpu_reinit(pmu, this_cpu_ptr(pmu->hw));
+	local_irq_restore(flags);
 	apmu_irq_cpu_online(pmu, cpu);
 	return 0;
 }
 
+/*
+ * The reverse order going down: this runs before perf core removes the CPU's events, so
+ * counters that are in use keep counting until perf's del() folds them. Only the
+ * interrupt goes now (an overflow meanwhile is folded exactly by del(): half-range
+ * arming leaves 2^31 events of slack). A CPU with nothing in use (module unload, or no
+ * events) is quiesced: no counter, interrupt, flag or EL0 access left on.
+ */
 static int apmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
 	struct apmu_pmu *pmu = hlist_entry_safe(node, struct apmu_pmu, node);
+	unsigned long flags;
 
 	if (!cpumask_test_cpu(cpu, &pmu->supported_cpus))
 		return 0;
 	apmu_irq_cpu_offline(pmu, cpu);
-	apmu_pmuv3_quiesce(pmu);
-	apmu_user_access_reset_cpu(pmu);
+	local_irq_save(flags);
+	if (bitmap_empty(this_cpu_ptr(pmu->hw)->used, APMU_NR_IDX)) {
+		apmu_pmuv3_quiesce(pmu);
+		apmu_user_access_reset_cpu(pmu);
+	}
+	local_irq_restore(flags);
 	return 0;
 }
 

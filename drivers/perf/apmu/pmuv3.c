@@ -36,6 +36,8 @@ void apmu_pmuv3_probe(struct apmu_pmu *pmu)
 	/* PMCR_EL0.LP exists from PMUv3p5: event counters then overflow at 64 bits */
 	pmu->long_evcnt = pmu->pmuver >= APMU_PMUVER_V3P5 &&
 			  pmu->pmuver != APMU_PMUVER_IMP_DEF && pmu->allow_lp;
+	/* PMCCNTR always overflows at 64 bits (LC); event counters where LP allows */
+	pmu->pmcr = APMU_PMCR_LC | (pmu->long_evcnt ? APMU_PMCR_LP : 0);
 	pmu->has_icntr = FIELD_GET(APMU_DFR1_PMICNTR, rd(pmu, APMU_R_DFR1)) != 0;
 	pmu->cnt_mask = GENMASK_ULL(pmu->num_counters, 0) >> 1 | APMU_CNT_BIT_C;
 	if (pmu->has_icntr)
@@ -63,26 +65,20 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_probe);
 /**
  * apmu_pmuv3_reset() - bring the calling CPU's PMU to a known idle state
  * @pmu: instance
- * @cpu: this CPU's state; its cached PMCR value is set here
  *
  * Counters disabled, overflow interrupts disabled, overflow flags cleared, all counters
  * zeroed, EL0 access off. PMCR.E stays clear until an event is scheduled.
  */
-void apmu_pmuv3_reset(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
+void apmu_pmuv3_reset(struct apmu_pmu *pmu)
 {
 	u64 all = pmu->cnt_mask;
-	u64 pmcr = APMU_PMCR_LC;
-
-	if (pmu->long_evcnt)
-		pmcr |= APMU_PMCR_LP;
-	cpu->pmcr = pmcr;
 
 	wr(pmu, APMU_R_PMCNTENCLR, all);
 	wr(pmu, APMU_R_PMINTENCLR, all);
 	wr(pmu, APMU_R_PMOVSCLR, all);
 	wr(pmu, APMU_R_PMUSERENR, 0);
 	/* P and C reset every event counter and PMCCNTR; they read as zero afterwards */
-	wr(pmu, APMU_R_PMCR, pmcr | APMU_PMCR_P | APMU_PMCR_C);
+	wr(pmu, APMU_R_PMCR, pmu->pmcr | APMU_PMCR_P | APMU_PMCR_C);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_reset);
 
@@ -124,6 +120,7 @@ static inline u64 apmu_cnt_bits(int idx, bool chained)
  * threshold fields, so a threshold event always takes an event counter, and PMICNTR is
  * not offered to user-space reads (tools know PMEVCNTR<n> and PMCCNTR only). A CHAIN pair
  * is an even counter (the event) and the odd one above it, which counts its overflows.
+ * A CHAIN pair is never given to an event user space reads (%APMU_GET_USER).
  * Return: the counter index (the even one of a pair), or -EAGAIN when none is free.
  */
 int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u64 evtype,
@@ -135,6 +132,13 @@ int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u64 evtype,
 
 	if (fixed_ok && evnum == APMU_EV_CPU_CYCLES && !test_and_set_bit(APMU_IDX_CYCLE, used))
 		return APMU_IDX_CYCLE;
+	/*
+	 * User space reads one counter: a 64-bit count it reads must be on a 64-bit counter,
+	 * never on a CHAIN pair (two reads that can tear). With PMCCNTR taken, wait for it,
+	 * as the in-tree driver does.
+	 */
+	if ((flags & (APMU_GET_CHAIN | APMU_GET_USER)) == (APMU_GET_CHAIN | APMU_GET_USER))
+		return -EAGAIN;
 	if (fixed_ok && evnum == APMU_EV_INST_RETIRED && pmu->has_icntr &&
 	    !(flags & APMU_GET_USER) && !test_and_set_bit(APMU_IDX_INSTR, used))
 		return APMU_IDX_INSTR;
@@ -189,9 +193,18 @@ bool apmu_pmuv3_counter_is_64bit(struct apmu_pmu *pmu, int idx, bool chained)
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_counter_is_64bit);
 
+/**
+ * apmu_pmuv3_read_counter() - a counter's value, or a CHAIN pair's 64-bit value
+ * @pmu: instance
+ * @idx: counter index
+ * @chained: @idx and @idx + 1 form a CHAIN pair
+ *
+ * Return: the raw value. A 32-bit event counter on PMUv3p5 is a 64-bit register whose
+ * upper half the caller ignores (it compares at the counter's width).
+ */
 u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx, bool chained)
 {
-	u64 hi, lo;
+	u64 hi, lo, prev;
 
 	if (idx == APMU_IDX_CYCLE)
 		return rd(pmu, APMU_R_PMCCNTR);
@@ -199,14 +212,20 @@ u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx, bool chained)
 		return rd(pmu, APMU_R_PMICNTR);
 	if (!chained)
 		return apmu_rd(pmu, APMU_R_PMEVCNTR, idx);
-	/* The low half may carry into the high half between the two reads: re-read */
-	hi = apmu_rd(pmu, APMU_R_PMEVCNTR, idx + 1);
+	/*
+	 * The low half may carry into the high half between the two reads: re-read until
+	 * the high half is stable. From PMUv3p5 event counters are 64 bits wide whatever
+	 * PMCR_EL0.LP says (LP = 0 only moves the overflow, and so CHAIN, to bit 31), so the
+	 * even counter's bits [63:32] keep counting its wraps: only bits [31:0] are the low
+	 * half, and only bits [31:0] of the odd counter are the high half.
+	 */
+	hi = lower_32_bits(apmu_rd(pmu, APMU_R_PMEVCNTR, idx + 1));
 	do {
-		lo = apmu_rd(pmu, APMU_R_PMEVCNTR, idx);
-		lo |= hi << 32;
-		hi = apmu_rd(pmu, APMU_R_PMEVCNTR, idx + 1);
-	} while (upper_32_bits(lo) != lower_32_bits(hi));
-	return lo;
+		prev = hi;
+		lo = lower_32_bits(apmu_rd(pmu, APMU_R_PMEVCNTR, idx));
+		hi = lower_32_bits(apmu_rd(pmu, APMU_R_PMEVCNTR, idx + 1));
+	} while (hi != prev);
+	return hi << 32 | lo;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_read_counter);
 
@@ -264,7 +283,11 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_enable);
  * @chained: @idx and @idx + 1 form a CHAIN pair
  *
  * PMCNTENCLR, PMINTENCLR and PMOVSCLR are W1C: writing our bits leaves other counters
- * alone. The flags are cleared so a stale overflow cannot interrupt the next user.
+ * alone. The flags are cleared so a stale overflow cannot interrupt the next user. The
+ * ISB makes the disable take effect before the caller's final read of the counter: a
+ * direct write to a System register is guaranteed to affect what the PE does (here, the
+ * counting) only after a Context synchronization event (Arm ARM DDI 0487,
+ * "Synchronization requirements for AArch64 System registers").
  */
 void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx, bool chained)
 {
@@ -273,6 +296,7 @@ void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx, bool chained)
 	wr(pmu, APMU_R_PMCNTENCLR, bits);
 	wr(pmu, APMU_R_PMINTENCLR, bits);
 	wr(pmu, APMU_R_PMOVSCLR, bits);
+	apmu_isb(pmu);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_disable);
 
@@ -287,6 +311,8 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_disable);
 void apmu_pmuv3_disable_counter(struct apmu_pmu *pmu, int idx)
 {
 	wr(pmu, APMU_R_PMCNTENCLR, BIT_ULL(idx));
+	/* the final read must see the stopped counter: see apmu_pmuv3_disable() */
+	apmu_isb(pmu);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_disable_counter);
 

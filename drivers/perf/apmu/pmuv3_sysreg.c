@@ -176,7 +176,13 @@ static void apmu_sysreg_write_fn(enum apmu_reg reg, unsigned int n, u64 val)
 	apmu_sysreg_write(reg, n, val);
 }
 
+static void apmu_sysreg_isb_fn(void)
+{
+	isb();
+}
+
 const struct apmu_regs apmu_sysregs = {
 	.read = apmu_sysreg_read_fn,
 	.write = apmu_sysreg_write_fn,
+	.sync = apmu_sysreg_isb_fn,
 };

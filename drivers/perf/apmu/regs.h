@@ -9,6 +9,7 @@
 #ifndef __APMU_REGS_H
 #define __APMU_REGS_H
 
+#include <asm/barrier.h>
 #include <asm/sysreg.h>
 
 #include "apmu.h"
@@ -134,6 +135,18 @@ static __always_inline void apmu_wr(struct apmu_pmu *pmu, enum apmu_reg reg, uns
 		apmu_sysreg_write(reg, n, val);
 	else
 		pmu->regs->write(reg, n, val);
+}
+
+/*
+ * A Context synchronization event: the System register writes before it (PMCR_EL0,
+ * PMEVTYPER, PMCNTENSET/CLR, PMOVSCLR) affect counting and the interrupt request after it.
+ */
+static __always_inline void apmu_isb(struct apmu_pmu *pmu)
+{
+	if (likely(pmu->regs == &apmu_sysregs))
+		isb();
+	else if (pmu->regs->sync)
+		pmu->regs->sync();
 }
 
 #endif /* __APMU_REGS_H */

@@ -32,7 +32,7 @@ static struct apmu_test *apmu_test_setup_full(struct kunit *test, unsigned int n
 	t->pmu.allow_lp = true;
 	t->cpu.pmu = &t->pmu;
 	apmu_pmuv3_probe(&t->pmu);
-	apmu_pmuv3_reset(&t->pmu, &t->cpu);
+	apmu_pmuv3_reset(&t->pmu);
 	return t;
 }
 
@@ -129,7 +129,7 @@ static void reset_leaves_pmu_idle(struct kunit *test)
 	for (i = 0; i < 6; i++)
 		t->m.evcntr[i] = i + 1;
 
-	apmu_pmuv3_reset(&t->pmu, &t->cpu);
+	apmu_pmuv3_reset(&t->pmu);
 
 	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
@@ -140,7 +140,7 @@ static void reset_leaves_pmu_idle(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, t->m.evcntr[i], 0);
 	/* E clear until something is scheduled; 64-bit overflow for both counter kinds */
 	KUNIT_EXPECT_EQ(test, t->m.pmcr, APMU_PMCR_LC | APMU_PMCR_LP);
-	KUNIT_EXPECT_EQ(test, t->cpu.pmcr, APMU_PMCR_LC | APMU_PMCR_LP);
+	KUNIT_EXPECT_EQ(test, t->pmu.pmcr, APMU_PMCR_LC | APMU_PMCR_LP);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 

@@ -1,0 +1,365 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for apmu's perf glue (core.c, user_access.c) on the PMUv3 register model:
+ * the real add/del/start/stop/read, pmu_enable and overflow handler callbacks, driven
+ * the way perf core drives them.
+ */
+#include <kunit/test.h>
+#include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
+#include <linux/perf/arm_pmu.h>
+#include <linux/sched.h>
+
+#include "pmuv3_model.h"
+
+#define CFG1_LONG	BIT_ULL(0)
+
+struct core_test {
+	struct apmu_model m;
+	struct apmu_pmu pmu;
+};
+
+static void core_exit(struct kunit *test)
+{
+	struct core_test *t = test->priv;
+
+	if (t && t->pmu.hw)
+		free_percpu(t->pmu.hw);
+}
+
+/* @n event counters at @pmuver, probed and reset like a CPU coming online. */
+static struct core_test *core_setup(struct kunit *test, unsigned int n, unsigned int pmuver,
+				    bool lp)
+{
+	struct core_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	int cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->pmu.hw = alloc_percpu(struct apmu_cpu);
+	KUNIT_ASSERT_TRUE(test, !!t->pmu.hw);
+	test->priv = t;
+	for_each_possible_cpu(cpu)
+		per_cpu_ptr(t->pmu.hw, cpu)->pmu = &t->pmu;
+	cpumask_copy(&t->pmu.supported_cpus, cpu_possible_mask);
+	apmu_model_init(&t->m, n, pmuver);
+	apmu_model_select(&t->m);
+	t->pmu.regs = &apmu_model_regs;
+	t->pmu.allow_lp = lp;
+	apmu_pmuv3_probe(&t->pmu);
+	apmu_pmuv3_reset(&t->pmu);
+	apmu_pmu_init(&t->pmu, THIS_MODULE);
+	return t;
+}
+
+/* A perf_event as event_init leaves it: counting unless @period, on this PMU. */
+static struct perf_event *core_event(struct kunit *test, struct core_test *t, u64 evtype,
+				     u64 config1, u64 period)
+{
+	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->pmu = &t->pmu.pmu;
+	ev->state = PERF_EVENT_STATE_ACTIVE;
+	ev->oncpu = -1;
+	ev->attr.config1 = config1;
+	ev->attr.sample_period = period;
+	ev->hw.idx = -1;
+	ev->hw.config_base = evtype;
+	ev->hw.sample_period = period;
+	ev->hw.last_period = period;
+	local64_set(&ev->hw.period_left, period);
+	return ev;
+}
+
+/* perf core's add with start, inside a pmu_disable()/pmu_enable() bracket */
+static void core_add(struct kunit *test, struct core_test *t, struct perf_event *ev)
+{
+	t->pmu.pmu.pmu_disable(&t->pmu.pmu);
+	KUNIT_EXPECT_EQ(test, t->pmu.pmu.add(ev, PERF_EF_START), 0);
+	ev->oncpu = smp_processor_id();
+	t->pmu.pmu.pmu_enable(&t->pmu.pmu);
+}
+
+static void core_del(struct core_test *t, struct perf_event *ev)
+{
+	t->pmu.pmu.pmu_disable(&t->pmu.pmu);
+	t->pmu.pmu.del(ev, PERF_EF_UPDATE);
+	ev->oncpu = -1;
+	t->pmu.pmu.pmu_enable(&t->pmu.pmu);
+}
+
+/* The overflow interrupt, as the IRQ core calls it on this CPU */
+static irqreturn_t core_irq(struct core_test *t)
+{
+	irqreturn_t ret;
+
+	local_irq_disable();
+	ret = apmu_handle_irq(0, this_cpu_ptr(t->pmu.hw));
+	local_irq_enable();
+	return ret;
+}
+
+/*
+ * A counting event on a 32-bit counter (PMUv3, no LP) is armed at half range and
+ * re-armed by the handler: exact across several wraps, even with the interrupt late and
+ * with no context switch ever restarting the counter (a CPU-wide event). Without the
+ * re-arm a full 2^32 is lost per wrap.
+ */
+static void counting_32bit_rearmed_at_half_range(struct kunit *test)
+{
+	struct core_test *t;
+	struct perf_event *ev;
+	u64 total = 0, step;
+	int i;
+
+	t = core_setup(test, 6, APMU_PMUVER_V3, true);
+	ev = core_event(test, t, APMU_EV_INST_RETIRED, 0, 0);
+	preempt_disable();
+	core_add(test, t, ev);
+	KUNIT_EXPECT_EQ(test, ev->hw.idx, 0);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[0], APMU_ARM_32BIT);
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(0));
+	KUNIT_EXPECT_EQ(test, t->m.pmcr & APMU_PMCR_E, APMU_PMCR_E);
+
+	/* five wraps, the interrupt each time 2^30 events late */
+	for (i = 0; i < 5; i++) {
+		step = APMU_ARM_32BIT + (1ULL << 30) + i;
+		apmu_model_count(&t->m, APMU_EV_INST_RETIRED, step);
+		total += step;
+		KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
+		KUNIT_EXPECT_EQ(test, core_irq(t), IRQ_HANDLED);
+		KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
+		/* folded and re-armed at half range */
+		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+		KUNIT_EXPECT_EQ(test, t->m.evcntr[0], APMU_ARM_32BIT);
+		KUNIT_EXPECT_EQ(test, t->m.pmcr & APMU_PMCR_E, APMU_PMCR_E);
+	}
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 12345);
+	t->pmu.pmu.read(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + 12345);
+	/* nothing overflowed: not ours */
+	KUNIT_EXPECT_EQ(test, core_irq(t), IRQ_NONE);
+	core_del(t, ev);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr & APMU_PMCR_E, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+	preempt_enable();
+}
+
+/* The same on PMUv3p5 with long_counters=0: a 64-bit register overflowing at 32 bits. */
+static void counting_32bit_on_v3p5_without_lp(struct kunit *test)
+{
+	struct core_test *t;
+	struct perf_event *ev;
+	u64 total = 0;
+	int i;
+
+	t = core_setup(test, 6, APMU_PMUVER_V3P5, false);
+	KUNIT_EXPECT_FALSE(test, t->pmu.long_evcnt);
+	ev = core_event(test, t, APMU_EV_INST_RETIRED, 0, 0);
+	preempt_disable();
+	core_add(test, t, ev);
+	for (i = 0; i < 3; i++) {
+		apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 3ULL << 30);
+		total += 3ULL << 30;
+		KUNIT_EXPECT_EQ(test, core_irq(t), IRQ_HANDLED);
+		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+	}
+	core_del(t, ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+	preempt_enable();
+}
+
+/*
+ * CPU PM: exactly the events that were running are restarted, once each: not one perf
+ * had stopped (throttled), and a CHAIN pair once, with its 64-bit count intact.
+ */
+static void cpu_pm_restarts_only_running_events(struct kunit *test)
+{
+	struct core_test *t;
+	struct perf_event *pair, *stopped;
+	struct apmu_cpu *cpu;
+
+	t = core_setup(test, 6, APMU_PMUVER_V3, true);
+	__set_bit(APMU_EV_CHAIN, t->pmu.pmceid);
+	pair = core_event(test, t, APMU_EV_INST_RETIRED, CFG1_LONG, 0);
+	stopped = core_event(test, t, 0x23, 0, 0);
+	preempt_disable();
+	cpu = this_cpu_ptr(t->pmu.hw);
+	core_add(test, t, pair);
+	core_add(test, t, stopped);
+	KUNIT_EXPECT_EQ(test, pair->hw.idx, 0);
+	KUNIT_EXPECT_EQ(test, stopped->hw.idx, 2);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(0) | BIT(1) | BIT(2));
+	t->pmu.pmu.stop(stopped, PERF_EF_UPDATE);	/* perf throttles it */
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 5ULL << 32 | 7);
+
+	apmu_cpu_pm_save(&t->pmu, cpu);
+	KUNIT_EXPECT_EQ(test, local64_read(&pair->count), 5ULL << 32 | 7);
+	/* power-down: registers come back as garbage */
+	apmu_model_init(&t->m, 6, APMU_PMUVER_V3);
+	t->m.evcntr[2] = 0x1234;
+	t->m.cnten = BIT(4);
+	t->m.writes = 0;
+	apmu_cpu_pm_restore(&t->pmu, cpu);
+	/* the pair again, the stopped event not */
+	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(0) | BIT(1));
+	KUNIT_EXPECT_EQ(test, t->m.evtyper[1] & APMU_EVTYPE_EVENT, APMU_EV_CHAIN);
+	KUNIT_EXPECT_TRUE(test, stopped->hw.state & PERF_HES_STOPPED);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 3ULL << 32);
+	t->pmu.pmu.read(pair);
+	KUNIT_EXPECT_EQ(test, local64_read(&pair->count), 8ULL << 32 | 7);
+	core_del(t, stopped);
+	core_del(t, pair);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+	preempt_enable();
+}
+
+/* A CPU coming online with an event perf already put there keeps it, and its count. */
+static void online_reinit_keeps_scheduled_events(struct kunit *test)
+{
+	struct core_test *t;
+	struct perf_event *ev;
+
+	t = core_setup(test, 6, APMU_PMUVER_V3P5, true);
+	ev = core_event(test, t, APMU_EV_CPU_CYCLES, 0, 0);
+	preempt_disable();
+	core_add(test, t, ev);
+	apmu_model_count(&t->m, APMU_EV_CPU_CYCLES, 1000);
+	/* stale state from before the CPU went down */
+	t->m.ovs = BIT(3);
+	t->m.inten |= BIT(3);
+	t->m.userenr = APMU_USERENR_ER;
+	local_irq_disable();
+	apmu_cpu_reinit(&t->pmu, this_cpu_ptr(t->pmu.hw));
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, APMU_CNT_BIT_C);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr & APMU_PMCR_E, APMU_PMCR_E);
+	apmu_model_count(&t->m, APMU_EV_CPU_CYCLES, 234);
+	core_del(t, ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 1234);
+	preempt_enable();
+}
+
+/* long + rdpmc on CPU_CYCLES never takes a CHAIN pair: it waits for PMCCNTR */
+static void user_read_never_gets_a_pair(struct kunit *test)
+{
+	struct core_test *t = core_setup(test, 6, APMU_PMUVER_V3, true);
+	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+	unsigned int both = APMU_GET_CHAIN | APMU_GET_USER;
+
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, both),
+			APMU_IDX_CYCLE);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, both),
+			-EAGAIN);
+	KUNIT_EXPECT_TRUE(test, bitmap_weight(used, APMU_NR_IDX) == 1);
+	/* without rdpmc the same event does get a pair */
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES,
+						 APMU_GET_CHAIN), 0);
+}
+
+/*
+ * EL0 access is granted by class (ER: event counters, CR: PMCCNTR), never for a class
+ * holding someone else's counter when it is granted, and goes off with the task's last
+ * rdpmc event.
+ */
+static void user_access_withholds_foreign_classes(struct kunit *test)
+{
+	int saved = apmu_sysctl_user_access;
+	struct perf_event *own, *cpu_wide, *own_cyc;
+	struct core_test *t;
+
+	t = core_setup(test, 6, APMU_PMUVER_V3P5, true);
+	cpu_wide = core_event(test, t, APMU_EV_CPU_CYCLES, 0, 0);
+	own = core_event(test, t, APMU_EV_INST_RETIRED, 0, 0);
+	own->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
+	own->hw.target = current;
+	own_cyc = core_event(test, t, 0x11, 0, 0);
+	own_cyc->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
+	own_cyc->hw.target = current;
+	preempt_disable();
+	apmu_sysctl_user_access = 1;
+
+	/* root's CPU-wide cycles on PMCCNTR: the task gets event counters only */
+	core_add(test, t, cpu_wide);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
+	t->m.evcntr[5] = 0xdead;	/* a stale count of an earlier user */
+	core_add(test, t, own);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, APMU_USERENR_ER);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 0);
+	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), own->hw.idx + 1);
+	/* the task's own cycles event lands on an event counter (PMCCNTR is busy) */
+	core_add(test, t, own_cyc);
+	KUNIT_EXPECT_NE(test, own_cyc->hw.idx, APMU_IDX_CYCLE);
+	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own_cyc), own_cyc->hw.idx + 1);
+	core_del(t, own_cyc);
+
+	/* switched out: access goes with the last rdpmc event */
+	core_del(t, own);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
+
+	/* switched in while root's event holds an event counter: ER withheld, index 0 */
+	core_del(t, cpu_wide);
+	cpu_wide->hw.config_base = 0x23;
+	core_add(test, t, cpu_wide);
+	KUNIT_EXPECT_EQ(test, cpu_wide->hw.idx, 0);
+	core_add(test, t, own);
+	KUNIT_EXPECT_EQ(test, t->m.userenr & APMU_USERENR_ER, 0);
+	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), 0);
+	core_del(t, own);
+	core_del(t, cpu_wide);
+
+	/* the sysctl off: no access at all */
+	apmu_sysctl_user_access = 0;
+	core_add(test, t, own);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
+	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), 0);
+	core_del(t, own);
+	apmu_sysctl_user_access = saved;
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+	preempt_enable();
+}
+
+/* pmu_enable()/pmu_disable() on a CPU of another PMU instance touch nothing */
+static void foreign_cpu_untouched(struct kunit *test)
+{
+	struct core_test *t;
+
+	t = core_setup(test, 6, APMU_PMUVER_V3P5, true);
+	preempt_disable();
+	cpumask_clear_cpu(smp_processor_id(), &t->pmu.supported_cpus);
+	t->m.pmcr |= APMU_PMCR_E;
+	t->m.writes = 0;
+	t->m.reads = 0;
+	t->pmu.pmu.pmu_disable(&t->pmu.pmu);
+	t->pmu.pmu.pmu_enable(&t->pmu.pmu);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+	KUNIT_EXPECT_EQ(test, t->m.reads, 0);
+	KUNIT_EXPECT_TRUE(test, t->pmu.pmu.filter(&t->pmu.pmu, smp_processor_id()));
+	preempt_enable();
+}
+
+static struct kunit_case apmu_core_cases[] = {
+	KUNIT_CASE(counting_32bit_rearmed_at_half_range),
+	KUNIT_CASE(counting_32bit_on_v3p5_without_lp),
+	KUNIT_CASE(cpu_pm_restarts_only_running_events),
+	KUNIT_CASE(online_reinit_keeps_scheduled_events),
+	KUNIT_CASE(user_read_never_gets_a_pair),
+	KUNIT_CASE(user_access_withholds_foreign_classes),
+	KUNIT_CASE(foreign_cpu_untouched),
+	{}
+};
+
+static struct kunit_suite apmu_core_suite = {
+	.name = "apmu_core",
+	.exit = core_exit,
+	.test_cases = apmu_core_cases,
+};
+
+kunit_test_suite(apmu_core_suite);
