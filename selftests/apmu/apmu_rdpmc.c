@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -269,6 +270,123 @@ TEST_F(rdpmc, no_stale_values_from_other_tasks)
 	}
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
+}
+
+static sigjmp_buf mrs_env;
+
+static void mrs_sigill(int sig)
+{
+	siglongjmp(mrs_env, 1);
+}
+
+/* Does an EL0 read of counter @idx trap? 1 if it does, 0 if it returned a value. */
+static int mrs_traps_here(unsigned int idx)
+{
+	struct sigaction sa = { .sa_handler = mrs_sigill }, old;
+	int trapped = 1;
+
+	sigaction(SIGILL, &sa, &old);
+	if (!sigsetjmp(mrs_env, 1)) {
+		mrs_counter(idx);
+		trapped = 0;
+	}
+	sigaction(SIGILL, &old, NULL);
+	return trapped;
+}
+
+/*
+ * The unprivileged side of cpu_wide_counters_hidden: an rdpmc task switched in on a CPU
+ * where root's CPU-wide events hold PMCCNTR and an event counter. Exit status: 0 when
+ * neither can be read from EL0 and its own event falls back to read().
+ */
+static int rdpmc_child_sees_nothing(int type)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = type,
+		.config = 0x08,
+		.config1 = 2,		/* rdpmc */
+		.exclude_kernel = 1,
+	};
+	volatile struct perf_event_mmap_page *pc;
+	uint64_t v = 0;
+	int fd;
+
+	if (setgid(1000) || setuid(1000))
+		return 10;
+	fd = apmu_perf_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return 11;
+	pc = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED)
+		return 12;
+	usleep(2000);		/* switched out and in again: a fresh grant */
+	if (pc->index) {
+		printf("# own event published index %u next to root's events\n", pc->index);
+		return 13;
+	}
+	if (read(fd, &v, sizeof(v)) != sizeof(v) || !v)
+		return 14;
+	if (!mrs_traps_here(31)) {
+		printf("# PMCCNTR (root's cycles) readable at EL0\n");
+		return 15;
+	}
+	if (!mrs_traps_here(0)) {
+		printf("# PMEVCNTR0 (root's instructions) readable at EL0\n");
+		return 16;
+	}
+	return 0;
+}
+
+/*
+ * Root's CPU-wide events on this CPU (cycles on PMCCNTR, INST_RETIRED on an event
+ * counter) are another context's activity: an unprivileged task with rdpmc events on the
+ * same CPU must not read them. EL0 access is withheld for both classes, and the task's
+ * own event publishes index 0, so perf's user-space read falls back to read().
+ */
+TEST_F(rdpmc, cpu_wide_counters_hidden)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+	};
+	char paranoid[16] = "2";
+	int cyc, ins, status;
+	cpu_set_t set;
+	FILE *f;
+	pid_t pid;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	attr.config = 0x11;
+	cyc = apmu_perf_open(&attr, -1, 0, -1, 0);
+	ASSERT_GE(cyc, 0) TH_LOG("CPU-wide cycles: %s", strerror(errno));
+	attr.config = 0x08;
+	ins = apmu_perf_open(&attr, -1, 0, -1, 0);
+	ASSERT_GE(ins, 0) TH_LOG("CPU-wide instructions: %s", strerror(errno));
+	/* unprivileged task events need perf_event_paranoid <= 2 */
+	apmu_read_file("/proc/sys/kernel/perf_event_paranoid", paranoid, sizeof(paranoid));
+	f = fopen("/proc/sys/kernel/perf_event_paranoid", "w");
+	ASSERT_NE(NULL, f);
+	fprintf(f, "2\n");
+	fclose(f);
+
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(rdpmc_child_sees_nothing(self->pmu.type));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+
+	f = fopen("/proc/sys/kernel/perf_event_paranoid", "w");
+	if (f) {
+		fprintf(f, "%s\n", paranoid);
+		fclose(f);
+	}
+	close(cyc);
+	close(ins);
+	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("child killed by signal %d", WTERMSIG(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN
