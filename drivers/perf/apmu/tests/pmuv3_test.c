@@ -76,6 +76,216 @@ static void model_raz_wi_above_n(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
+/* Counter widths by PMUVer alone: LP is RES0 before PMUv3p5 and never narrows a counter. */
+static void model_counter_widths(struct kunit *test)
+{
+	static const unsigned int vers[] = {
+		APMU_PMUVER_V3, APMU_MODEL_PMUVER_V3P1, APMU_PMUVER_V3P4, APMU_PMUVER_V3P5, 0x8,
+		APMU_PMUVER_IMP_DEF,
+	};
+	const struct apmu_regs *r = &apmu_model_regs;
+	struct apmu_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	unsigned int i;
+	bool v3p5;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	for (i = 0; i < ARRAY_SIZE(vers); i++) {
+		apmu_model_init(m, 2, vers[i]);
+		apmu_model_select(m);
+		v3p5 = vers[i] >= APMU_PMUVER_V3P5 && vers[i] != APMU_PMUVER_IMP_DEF;
+		for (int lp = 0; lp < 2; lp++) {
+			r->write(APMU_R_PMCR, 0, lp ? APMU_PMCR_LP : 0);
+			KUNIT_EXPECT_EQ_MSG(test, r->read(APMU_R_PMCR, 0) & APMU_PMCR_LP,
+					    lp && v3p5 ? APMU_PMCR_LP : 0, "PMUVer %#x", vers[i]);
+			r->write(APMU_R_PMEVCNTR, 1, 0x100000005ULL);
+			KUNIT_EXPECT_EQ_MSG(test, r->read(APMU_R_PMEVCNTR, 1),
+					    v3p5 ? 0x100000005ULL : 5, "PMUVer %#x LP %d",
+					    vers[i], lp);
+			/* PMCCNTR is 64 bits wide whatever PMCR.LC says */
+			r->write(APMU_R_PMCR, 0, lp ? APMU_PMCR_LC : 0);
+			r->write(APMU_R_PMCCNTR, 0, 0x100000005ULL);
+			KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMCCNTR, 0), 0x100000005ULL);
+		}
+		KUNIT_EXPECT_EQ(test, m->undef, 0);
+	}
+}
+
+/*
+ * Overflow points (AArch64.IncrementEventCounter/IncrementCycleCounter): bits [31:0] with
+ * LP/LC = 0, bits [63:0] with LP/LC = 1; a 64-bit wide counter keeps its upper half.
+ */
+static void model_overflow_points(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 2, APMU_PMUVER_V3P5);
+	struct apmu_model *m = &t->m;
+
+	m->evtyper[0] = APMU_EV_INST_RETIRED;
+	m->cnten = BIT(0) | APMU_CNT_BIT_C;
+	m->pmcr = APMU_PMCR_E;
+	m->evcntr[0] = U32_MAX;
+	m->ccntr = U32_MAX;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 1);
+	apmu_model_count(m, APMU_EV_CPU_CYCLES, 1);
+	KUNIT_EXPECT_EQ(test, m->evcntr[0], BIT_ULL(32));
+	KUNIT_EXPECT_EQ(test, m->ccntr, BIT_ULL(32));
+	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0) | APMU_CNT_BIT_C);
+
+	m->ovs = 0;
+	m->pmcr = APMU_PMCR_E | APMU_PMCR_LP | APMU_PMCR_LC;
+	m->evcntr[0] = U32_MAX;
+	m->ccntr = U32_MAX;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 1);
+	apmu_model_count(m, APMU_EV_CPU_CYCLES, 1);
+	KUNIT_EXPECT_EQ(test, m->ovs, 0);
+	m->evcntr[0] = U64_MAX;
+	m->ccntr = U64_MAX;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 2);
+	apmu_model_count(m, APMU_EV_CPU_CYCLES, 2);
+	KUNIT_EXPECT_EQ(test, m->evcntr[0], 1);
+	KUNIT_EXPECT_EQ(test, m->ccntr, 1);
+	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0) | APMU_CNT_BIT_C);
+
+	/* PMUv3: 32 bits wide, the count wraps */
+	t = apmu_test_setup(test, 2, APMU_PMUVER_V3);
+	m = &t->m;
+	m->evtyper[0] = APMU_EV_INST_RETIRED;
+	m->cnten = BIT(0);
+	m->pmcr = APMU_PMCR_E;
+	m->evcntr[0] = U32_MAX;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 3);
+	KUNIT_EXPECT_EQ(test, m->evcntr[0], 2);
+	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0));
+}
+
+/* CHAIN counts on an odd counter only, once per overflow of the even one, only when enabled. */
+static void model_chain_rules(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 4, APMU_PMUVER_V3);
+	struct apmu_model *m = &t->m;
+
+	m->pmcr = APMU_PMCR_E;
+	/* CHAIN on an even counter counts nothing, nor does CHAIN given from outside */
+	m->evtyper[2] = APMU_EV_CHAIN;
+	m->cnten = BIT(2);
+	apmu_model_count(m, APMU_EV_CHAIN, 5);
+	KUNIT_EXPECT_EQ(test, m->evcntr[2], 0);
+	/* 0/1 pair: three overflows of counter 0 are three CHAIN events for counter 1 */
+	m->evtyper[0] = APMU_EV_INST_RETIRED;
+	m->evtyper[1] = APMU_EV_CHAIN;
+	m->cnten = BIT(0) | BIT(1);
+	m->evcntr[0] = U32_MAX;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 2ULL << 32 | 1);
+	KUNIT_EXPECT_EQ(test, m->evcntr[0], 0);
+	KUNIT_EXPECT_EQ(test, m->evcntr[1], 3);
+	/* a disabled odd counter counts no CHAIN */
+	m->cnten = BIT(0);
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 1ULL << 32);
+	KUNIT_EXPECT_EQ(test, m->evcntr[1], 3);
+	/*
+	 * The odd counter overflowing is the pair's overflow: its own PMOVS bit, and no CHAIN
+	 * for the even counter above it.
+	 */
+	m->cnten = BIT(0) | BIT(1) | BIT(2);
+	m->evcntr[1] = U32_MAX;
+	m->ovs = 0;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 1ULL << 32);
+	KUNIT_EXPECT_EQ(test, m->evcntr[1], 0);
+	KUNIT_EXPECT_EQ(test, m->evcntr[2], 0);
+	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0) | BIT(1));
+}
+
+/* Every UNDEFINED access is caught (counted here; it fails any other test). */
+static void model_undefined_accesses(struct kunit *test)
+{
+	const struct apmu_regs *r = &apmu_model_regs;
+	struct apmu_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	apmu_model_init(m, 4, APMU_PMUVER_V3);
+	m->selftest = true;
+	apmu_model_select(m);
+
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 4), 0);
+	r->write(APMU_R_PMEVCNTR, 4, 1);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVTYPER, 30), 0);
+	r->write(APMU_R_PMEVTYPER, 4, APMU_EV_INST_RETIRED);
+	KUNIT_EXPECT_EQ(test, m->undef, 4);
+	/* no FEAT_PMUv3_ICNTR */
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMICNTR, 0), 0);
+	r->write(APMU_R_PMICNTR, 0, 1);
+	r->write(APMU_R_PMICFILTR, 0, 0);
+	KUNIT_EXPECT_EQ(test, m->undef, 7);
+	/* PMMIR_EL1 before PMUv3p4 */
+	r->read(APMU_R_PMMIR, 0);
+	KUNIT_EXPECT_EQ(test, m->undef, 8);
+	/* writes to read-only registers */
+	r->write(APMU_R_PMCEID0, 0, 0);
+	r->write(APMU_R_PMCEID1, 0, 0);
+	r->write(APMU_R_PMMIR, 0, 0);
+	r->write(APMU_R_DFR0, 0, 0);
+	r->write(APMU_R_DFR1, 0, 0);
+	KUNIT_EXPECT_EQ(test, m->undef, 13);
+
+	apmu_model_init(m, 4, APMU_PMUVER_V3P4);
+	m->selftest = true;
+	r->read(APMU_R_PMMIR, 0);
+	r->read(APMU_R_PMEVCNTR, 3);
+	KUNIT_EXPECT_EQ(test, m->undef, 0);
+}
+
+/* PMCR.P and C are write-only actions that leave the overflow flags; PMEVTYPER RES0 bits. */
+static void model_pmcr_actions_and_res0(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 4, APMU_PMUVER_V3);
+	const struct apmu_regs *r = &apmu_model_regs;
+
+	t->m.evcntr[3] = 7;
+	t->m.ccntr = 9;
+	t->m.ovs = BIT(3) | APMU_CNT_BIT_C;
+	r->write(APMU_R_PMCR, 0, APMU_PMCR_E | APMU_PMCR_P);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
+	KUNIT_EXPECT_EQ(test, t->m.ccntr, 9);
+	r->write(APMU_R_PMCR, 0, APMU_PMCR_E | APMU_PMCR_C);
+	KUNIT_EXPECT_EQ(test, t->m.ccntr, 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(3) | APMU_CNT_BIT_C);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMCR, 0), APMU_PMCR_E | FIELD_PREP(APMU_PMCR_N, 4));
+	/* PMUv3 (not v3p1): evtCount[15:10] RES0; no FEAT_PMUv3_TH: bits [63:32] RES0 */
+	r->write(APMU_R_PMEVTYPER, 1, APMU_EVTYPE_TH | APMU_FILT_U | 0x4008);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVTYPER, 1), APMU_FILT_U | 0x8);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/* A re-read loop on a pair that nothing changes is stopped and reported. */
+static void model_runaway_reread(struct kunit *test)
+{
+	const struct apmu_regs *r = &apmu_model_regs;
+	struct apmu_test *t = apmu_test_setup(test, 4, APMU_PMUVER_V3P5);
+	unsigned int i;
+
+	t->m.selftest = true;
+	t->m.evcntr[0] = 3;
+	t->m.evcntr[2] = 0x100000001ULL;
+	t->m.evcntr[3] = 5;
+	for (i = 0; i < APMU_MODEL_REREAD_MAX; i++)
+		KUNIT_EXPECT_NE(test, r->read(APMU_R_PMEVCNTR, 2 + (i & 1)), 0);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 2), 0);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 3), 0);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 1);
+	/* other registers do not end the run; a write does */
+	r->read(APMU_R_PMOVSCLR, 0);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 3), 0);
+	r->write(APMU_R_PMOVSCLR, 0, 0);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 3), 5);
+	/* so does reading another pair, or counting */
+	for (i = 0; i <= APMU_MODEL_REREAD_MAX; i++)
+		r->read(APMU_R_PMEVCNTR, 2);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 2);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 0), 3);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 2), 0x100000001ULL);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
 static void probe_reads_identification(struct kunit *test)
 {
 	struct apmu_test *t;
@@ -464,6 +674,12 @@ static void cpu_pm_save_restore(struct kunit *test)
 static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(model_w1s_w1c_pairs),
 	KUNIT_CASE(model_raz_wi_above_n),
+	KUNIT_CASE(model_counter_widths),
+	KUNIT_CASE(model_overflow_points),
+	KUNIT_CASE(model_chain_rules),
+	KUNIT_CASE(model_undefined_accesses),
+	KUNIT_CASE(model_pmcr_actions_and_res0),
+	KUNIT_CASE(model_runaway_reread),
 	KUNIT_CASE(probe_reads_identification),
 	KUNIT_CASE(probe_maps_pmceid),
 	KUNIT_CASE(reset_leaves_pmu_idle),
