@@ -17,10 +17,11 @@ struct apmu_test {
 
 /*
  * A model with @n counters at @pmuver (and PMICNTR if @icntr), probed and reset like a
- * CPU coming online.
+ * CPU coming online; @allow_lp is the long_counters module parameter. The model fails the
+ * test by itself on an UNDEFINED access or a runaway re-read loop (pmuv3_model.h).
  */
-static struct apmu_test *apmu_test_setup_full(struct kunit *test, unsigned int n,
-					      unsigned int pmuver, bool icntr)
+static struct apmu_test *apmu_test_setup_lp(struct kunit *test, unsigned int n,
+					    unsigned int pmuver, bool icntr, bool allow_lp)
 {
 	struct apmu_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
@@ -29,11 +30,17 @@ static struct apmu_test *apmu_test_setup_full(struct kunit *test, unsigned int n
 	t->m.icntr = icntr;
 	apmu_model_select(&t->m);
 	t->pmu.regs = &apmu_model_regs;
-	t->pmu.allow_lp = true;
+	t->pmu.allow_lp = allow_lp;
 	t->cpu.pmu = &t->pmu;
 	apmu_pmuv3_probe(&t->pmu);
 	apmu_pmuv3_reset(&t->pmu, &t->cpu);
 	return t;
+}
+
+static struct apmu_test *apmu_test_setup_full(struct kunit *test, unsigned int n,
+					      unsigned int pmuver, bool icntr)
+{
+	return apmu_test_setup_lp(test, n, pmuver, icntr, true);
 }
 
 static struct apmu_test *apmu_test_setup(struct kunit *test, unsigned int n,
@@ -671,6 +678,230 @@ static void cpu_pm_save_restore(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
+/*
+ * A counting event on counter @idx, or on the CHAIN pair @idx/@idx + 1 when @flags has
+ * APMU_HWF_CHAIN, whose counter starts at @start. prev_count is taken by
+ * apmu_event_update() itself, so the test does not depend on how it is encoded.
+ */
+static struct perf_event *fake_event_at(struct kunit *test, struct apmu_test *t, int idx,
+					u64 evtype, unsigned long flags, u64 start)
+{
+	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+	bool chained = flags & APMU_HWF_CHAIN;
+	bool irq = chained || !(flags & ARMPMU_EVT_64BIT);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->pmu = &t->pmu.pmu;
+	ev->state = PERF_EVENT_STATE_ACTIVE;
+	ev->hw.idx = idx;
+	ev->hw.config_base = evtype;
+	ev->hw.flags = flags | (irq ? APMU_HWF_IRQ : 0);
+	__set_bit(idx, t->cpu.used);
+	if (chained)
+		__set_bit(idx + 1, t->cpu.used);
+	t->cpu.events[idx] = ev;
+	apmu_pmuv3_write_counter(&t->pmu, idx, chained, start);
+	apmu_pmuv3_enable(&t->pmu, idx, chained, evtype, irq);
+	apmu_event_update(ev);
+	local64_set(&ev->count, 0);
+	local64_set(&ev->hw.period_left, 0);
+	return ev;
+}
+
+/*
+ * PMUv3p5 with long_counters=0 (PMCR.LP = 0): the even counter of a CHAIN pair is still a
+ * 64-bit register, so once it passes 2^32 its bits [63:32] are not zero. The pair's value
+ * is odd[31:0]:even[31:0]; a read must return exactly that, and return (issue 7, defect 2:
+ * a hi/lo re-read loop that mixed the upper half in never converged).
+ */
+static void chain_v3p5_lp0_even_past_2_32(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_lp(test, 6, APMU_PMUVER_V3P5, false, false);
+	u64 start = 0x1fffffff0ULL, total = 0x20;
+	struct perf_event *ev;
+
+	KUNIT_ASSERT_FALSE(test, t->pmu.long_evcnt);
+	KUNIT_ASSERT_EQ(test, t->m.pmcr & APMU_PMCR_LP, 0);
+	ev = fake_event_at(test, t, 2, APMU_EV_INST_RETIRED | APMU_FILT_P,
+			   ARMPMU_EVT_64BIT | APMU_HWF_CHAIN, start);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 1);
+	KUNIT_EXPECT_EQ(test, t->m.evtyper[3], APMU_EV_CHAIN | APMU_FILT_P);
+	t->m.pmcr |= APMU_PMCR_E;
+
+	/* one 32-bit overflow: PMOVS<2>, one CHAIN, and the even counter's upper half counts */
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, total);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x100000010ULL);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 2);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 2, true), start + total);
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+
+	/* five more: the even counter's upper half is 6, the odd counter 7 */
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 5ULL << 32 | 7);
+	total += 5ULL << 32 | 7;
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x600000017ULL);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 7);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 2, true), start + total);
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
+	KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/*
+ * The same pair overflowing at 2^64 (where a sampling period starts it): both halves are
+ * 64-bit registers, the odd one's 32-bit overflow is the pair's, and the read is exact.
+ */
+static void chain_v3p5_lp0_pair_overflow(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_lp(test, 6, APMU_PMUVER_V3P5, false, false);
+	struct perf_event *ev;
+
+	ev = fake_event_at(test, t, 0, APMU_EV_CPU_CYCLES, ARMPMU_EVT_64BIT | APMU_HWF_CHAIN,
+			   -0x10ULL);
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(1));
+	t->m.pmcr |= APMU_PMCR_E;
+	apmu_model_count(&t->m, APMU_EV_CPU_CYCLES, 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[0], 0x100000010ULL);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[1], 0x100000000ULL);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(0) | BIT(1));
+	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0, true), 0x10);
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/*
+ * PMUv3p5 with PMCR.LP = 1: an even counter's overflow (at 64 bits) is no CHAIN event, so
+ * a pair would not extend; a 64-bit count is one counter, read whole.
+ */
+static void chain_v3p5_lp1(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_lp(test, 6, APMU_PMUVER_V3P5, false, true);
+	struct perf_event *ev;
+
+	KUNIT_ASSERT_TRUE(test, t->pmu.long_evcnt);
+	KUNIT_ASSERT_EQ(test, t->m.pmcr & APMU_PMCR_LP, APMU_PMCR_LP);
+	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 2, false));
+
+	/* a pair programmed anyway: no flag and no CHAIN at 2^32... */
+	apmu_pmuv3_write_counter(&t->pmu, 2, false, 0xfffffff0);
+	apmu_pmuv3_enable(&t->pmu, 2, true, APMU_EV_INST_RETIRED, false);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
+	t->m.pmcr |= APMU_PMCR_E;
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x100000010ULL);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
+	/* ...nor at 2^64, where PMOVS<2> is set */
+	apmu_pmuv3_write_counter(&t->pmu, 2, false, -0x10ULL);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x10);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
+	apmu_pmuv3_disable(&t->pmu, 2, true);
+
+	/* the driver's way: one 64-bit counter, exact across 2^32 and beyond, no flag */
+	ev = fake_event_at(test, t, 0, APMU_EV_INST_RETIRED, ARMPMU_EVT_64BIT, 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0, false), 0x100000010ULL);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 3ULL << 32);
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), (3ULL << 32) + 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/*
+ * PMUv3p1 (32-bit event counters, LP RES0): a CHAIN pair extends across many wraps of the
+ * even counter and overflows as a pair at 2^64.
+ */
+static void chain_v3p1_read_extend(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_MODEL_PMUVER_V3P1);
+	u64 start = 0x7fffffff0ULL, total = 0x20;
+	struct perf_event *ev;
+
+	KUNIT_EXPECT_FALSE(test, t->pmu.long_evcnt);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr, APMU_PMCR_LC);
+	ev = fake_event_at(test, t, 4, APMU_EV_INST_RETIRED | APMU_FILT_U,
+			   ARMPMU_EVT_64BIT | APMU_HWF_CHAIN, start);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 7);
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(5));
+	t->m.pmcr |= APMU_PMCR_E;
+
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, total);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0x10);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 8);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 4, true), start + total);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 3ULL << 32 | 5);
+	total += 3ULL << 32 | 5;
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0x15);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 11);
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(4));
+	KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
+
+	/* the pair's overflow at 2^64: PMOVS<5>, whose interrupt is enabled */
+	apmu_pmuv3_write_counter(&t->pmu, 4, true, -0x10ULL);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], U32_MAX);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(4) | BIT(5));
+	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 4, true), 0x10);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/*
+ * PMUv3p5 with long_counters=0: a 32-bit (unchained) event counter is a 64-bit register
+ * overflowing at bits [31:0], so its upper half counts the wraps. Deltas must come from
+ * bits [31:0] only, whatever the upper half holds.
+ */
+static void evcnt32_v3p5_lp0_upper_bits(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_lp(test, 6, APMU_PMUVER_V3P5, false, false);
+	u64 start = 0xfffffff0, total = 0x20;
+	struct perf_event *ev;
+	unsigned int i;
+
+	KUNIT_EXPECT_FALSE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 1, false));
+	ev = fake_event_at(test, t, 1, APMU_EV_INST_RETIRED, 0, start);
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(1));
+	t->m.pmcr |= APMU_PMCR_E;
+
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, total);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[1], 0x100000010ULL);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(1));
+	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+
+	/* steps under 2^31 that keep crossing 2^32: every delta exact */
+	for (i = 0; i < 6; i++) {
+		apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x7fff0001);
+		total += 0x7fff0001;
+		apmu_event_update(ev);
+		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+		KUNIT_EXPECT_EQ(test, local64_read(&ev->hw.period_left), -(s64)total);
+	}
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[1], start + total);
+	KUNIT_EXPECT_NE(test, upper_32_bits(t->m.evcntr[1]), 0);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
 static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(model_w1s_w1c_pairs),
 	KUNIT_CASE(model_raz_wi_above_n),
@@ -698,6 +929,11 @@ static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(icntr_f0_bits),
 	KUNIT_CASE(no_icntr_f0_raz_wi),
 	KUNIT_CASE(cpu_pm_save_restore),
+	KUNIT_CASE(chain_v3p5_lp0_even_past_2_32),
+	KUNIT_CASE(chain_v3p5_lp0_pair_overflow),
+	KUNIT_CASE(chain_v3p5_lp1),
+	KUNIT_CASE(chain_v3p1_read_extend),
+	KUNIT_CASE(evcnt32_v3p5_lp0_upper_bits),
 	{}
 };
 
