@@ -2,6 +2,8 @@
 /*
  * KUnit register model of a PMUv3: see pmuv3_model.h for the rules it implements.
  */
+#include <kunit/test.h>
+#include <kunit/test-bug.h>
 #include <linux/bitfield.h>
 #include <linux/bits.h>
 
@@ -10,14 +12,99 @@
 /* &struct apmu_regs has no context pointer: the model in use is selected globally. */
 static struct apmu_model *cur;
 
+static const char * const reg_names[] = {
+	[APMU_R_PMCR] = "PMCR_EL0",
+	[APMU_R_PMCNTENSET] = "PMCNTENSET_EL0",
+	[APMU_R_PMCNTENCLR] = "PMCNTENCLR_EL0",
+	[APMU_R_PMINTENSET] = "PMINTENSET_EL1",
+	[APMU_R_PMINTENCLR] = "PMINTENCLR_EL1",
+	[APMU_R_PMOVSSET] = "PMOVSSET_EL0",
+	[APMU_R_PMOVSCLR] = "PMOVSCLR_EL0",
+	[APMU_R_PMUSERENR] = "PMUSERENR_EL0",
+	[APMU_R_PMCCNTR] = "PMCCNTR_EL0",
+	[APMU_R_PMCCFILTR] = "PMCCFILTR_EL0",
+	[APMU_R_PMICNTR] = "PMICNTR_EL0",
+	[APMU_R_PMICFILTR] = "PMICFILTR_EL0",
+	[APMU_R_PMEVCNTR] = "PMEVCNTR<n>_EL0",
+	[APMU_R_PMEVTYPER] = "PMEVTYPER<n>_EL0",
+	[APMU_R_PMCEID0] = "PMCEID0_EL0",
+	[APMU_R_PMCEID1] = "PMCEID1_EL0",
+	[APMU_R_PMMIR] = "PMMIR_EL1",
+	[APMU_R_DFR0] = "ID_AA64DFR0_EL1",
+	[APMU_R_DFR1] = "ID_AA64DFR1_EL1",
+};
+
+static const char *reg_name(enum apmu_reg reg)
+{
+	return (unsigned int)reg < ARRAY_SIZE(reg_names) && reg_names[reg] ?
+	       reg_names[reg] : "?";
+}
+
 void apmu_model_init(struct apmu_model *m, unsigned int n, unsigned int pmuver)
 {
-	*m = (struct apmu_model) { .n = n, .pmuver = pmuver };
+	*m = (struct apmu_model) { .n = n, .pmuver = pmuver, .rr_pair = -1 };
 }
 
 void apmu_model_select(struct apmu_model *m)
 {
 	cur = m;
+}
+
+/* A driver error the model caught: fail the running test (not in the model's own tests). */
+static __printf(2, 3) void model_fail(const struct apmu_model *m, const char *fmt, ...)
+{
+	struct kunit *test = kunit_get_current_test();
+	struct va_format vaf;
+	va_list args;
+
+	if (m->selftest || !test)
+		return;
+	va_start(args, fmt);
+	vaf.fmt = fmt;
+	vaf.va = &args;
+	KUNIT_FAIL(test, KUNIT_SUBTEST_INDENT "PMUv3 model: %pV", &vaf);
+	va_end(args);
+}
+
+/* A register access the driver must never make. */
+static void model_undef(struct apmu_model *m, enum apmu_reg reg, unsigned int n, bool write)
+{
+	m->undef++;
+	model_fail(m, "UNDEFINED %s of %s, n=%u (PMUVer %#x, N %u)",
+		   write ? "write" : "read", reg_name(reg), n, m->pmuver, m->n);
+}
+
+/* Any write, or counting, ends a run of re-reads. */
+static void model_changed(struct apmu_model *m)
+{
+	m->rr_pair = -1;
+	m->rr_count = 0;
+	m->rr_tripped = false;
+}
+
+/*
+ * A read of PMEVCNTR<n>: true when it belongs to a runaway run of re-reads of one pair
+ * that nothing changes, and must return 0 so that the driver's loop can exit.
+ */
+static bool model_reread_runaway(struct apmu_model *m, unsigned int n)
+{
+	unsigned int pair = n / 2;
+
+	if (m->rr_pair != (int)pair) {
+		m->rr_pair = pair;
+		m->rr_count = 0;
+		m->rr_tripped = false;
+	}
+	if (++m->rr_count <= APMU_MODEL_REREAD_MAX)
+		return false;
+	if (m->rr_tripped)
+		return true;
+	m->rr_tripped = true;
+	m->runaway++;
+	model_fail(m, "runaway loop: %u reads of PMEVCNTR%u/%u (%#llx, %#llx), nothing changing",
+		   m->rr_count, pair * 2, pair * 2 + 1, m->evcntr[pair * 2],
+		   pair * 2 + 1 < m->n ? m->evcntr[pair * 2 + 1] : 0);
+	return true;
 }
 
 static u64 valid_bits(const struct apmu_model *m)
@@ -29,22 +116,38 @@ static u64 valid_bits(const struct apmu_model *m)
 	return v;
 }
 
-static bool long_evcnt(const struct apmu_model *m)
+/* FEAT_PMUv3p5: 64-bit event counters and PMCR_EL0.LP (PMUVer 6..0xe) */
+static bool model_v3p5(const struct apmu_model *m)
 {
 	return m->pmuver >= APMU_PMUVER_V3P5 && m->pmuver != APMU_PMUVER_IMP_DEF;
 }
 
-/* Event counters are 32 bits wide before PMUv3p5 and 64 bits from it. */
+/* Event counters are 32 bits wide before PMUv3p5 and 64 bits from it, whatever LP says. */
 static u64 evcnt_width_mask(const struct apmu_model *m)
 {
-	return long_evcnt(m) ? U64_MAX : U32_MAX;
+	return model_v3p5(m) ? U64_MAX : U32_MAX;
 }
 
-static bool ev_ok(struct apmu_model *m, unsigned int n)
+/* The effective LP: event counters overflow at 64 bits (RES0 before PMUv3p5) */
+static bool model_lp(const struct apmu_model *m)
+{
+	return model_v3p5(m) && (m->pmcr & APMU_PMCR_LP);
+}
+
+/* The PMEVTYPER<n> bits that hold a value: filters and evtCount */
+static u64 evtyper_bits(const struct apmu_model *m)
+{
+	u64 evt = m->pmuver >= APMU_MODEL_PMUVER_V3P1 && m->pmuver != APMU_PMUVER_IMP_DEF ?
+		  GENMASK(15, 0) : GENMASK(9, 0);
+
+	return APMU_FILT_MASK | evt;
+}
+
+static bool ev_ok(struct apmu_model *m, enum apmu_reg reg, unsigned int n, bool write)
 {
 	if (n < m->n)
 		return true;
-	m->undef++;
+	model_undef(m, reg, n, write);
 	return false;
 }
 
@@ -80,21 +183,26 @@ static u64 model_read(enum apmu_reg reg, unsigned int n)
 			break;
 		return m->icfiltr;
 	case APMU_R_PMEVCNTR:
-		return ev_ok(m, n) ? m->evcntr[n] : 0;
+		if (!ev_ok(m, reg, n, false) || model_reread_runaway(m, n))
+			return 0;
+		return m->evcntr[n];
 	case APMU_R_PMEVTYPER:
-		return ev_ok(m, n) ? m->evtyper[n] : 0;
+		return ev_ok(m, reg, n, false) ? m->evtyper[n] : 0;
 	case APMU_R_PMCEID0:
 		return m->ceid0;
 	case APMU_R_PMCEID1:
 		return m->ceid1;
 	case APMU_R_PMMIR:
+		/* PMMIR_EL1 exists from PMUv3p4 (FEAT_PMUv3p4) */
+		if (m->pmuver < APMU_PMUVER_V3P4 || m->pmuver == APMU_PMUVER_IMP_DEF)
+			break;
 		return 0;
 	case APMU_R_DFR0:
 		return FIELD_PREP(APMU_DFR0_PMUVER, m->pmuver);
 	case APMU_R_DFR1:
-		return m->icntr ? BIT_ULL(36) : 0;	/* ID_AA64DFR1_EL1.PMICNTR */
+		return m->icntr ? FIELD_PREP(APMU_DFR1_PMICNTR, 1) : 0;
 	}
-	m->undef++;
+	model_undef(m, reg, n, false);
 	return 0;
 }
 
@@ -105,16 +213,18 @@ static void model_write(enum apmu_reg reg, unsigned int n, u64 val)
 	unsigned int i;
 
 	m->writes++;
+	model_changed(m);
 	switch (reg) {
 	case APMU_R_PMCR:
-		/* P and C act on write and read as zero; N is read-only; LP is RES0 < v3p5 */
+		/* P and C act on write and read as zero, and leave the overflow flags alone */
 		if (val & APMU_PMCR_P)
 			for (i = 0; i < m->n; i++)
 				m->evcntr[i] = 0;
 		if (val & APMU_PMCR_C)
 			m->ccntr = 0;
+		/* N is read-only; LP is RES0 before PMUv3p5 */
 		val &= APMU_PMCR_E | APMU_PMCR_D | APMU_PMCR_DP | APMU_PMCR_LC | APMU_PMCR_LP;
-		if (!long_evcnt(m))
+		if (!model_v3p5(m))
 			val &= ~APMU_PMCR_LP;
 		m->pmcr = val;
 		return;
@@ -156,12 +266,12 @@ static void model_write(enum apmu_reg reg, unsigned int n, u64 val)
 		m->icfiltr = val & APMU_FILT_MASK;
 		return;
 	case APMU_R_PMEVCNTR:
-		if (ev_ok(m, n))
+		if (ev_ok(m, reg, n, true))
 			m->evcntr[n] = val & evcnt_width_mask(m);
 		return;
 	case APMU_R_PMEVTYPER:
-		if (ev_ok(m, n))
-			m->evtyper[n] = val;
+		if (ev_ok(m, reg, n, true))
+			m->evtyper[n] = val & evtyper_bits(m);
 		return;
 	case APMU_R_PMCEID0:
 	case APMU_R_PMCEID1:
@@ -170,7 +280,7 @@ static void model_write(enum apmu_reg reg, unsigned int n, u64 val)
 	case APMU_R_DFR1:
 		break;	/* read-only: a write is UNDEFINED */
 	}
-	m->undef++;
+	model_undef(m, reg, n, true);
 }
 
 const struct apmu_regs apmu_model_regs = {
@@ -179,32 +289,52 @@ const struct apmu_regs apmu_model_regs = {
 };
 
 /*
- * Add @count to a counter that overflows at 2^32 or 2^64, raising its PMOVS bit.
- * Return: how many times bits [31:0] wrapped, which a CHAIN counter above counts.
+ * How many times bits [31:0] of a counter holding @old wrap when @count is added, without
+ * overflowing the sum: (old[31:0] + count) / 2^32.
  */
-static u64 model_add(struct apmu_model *m, u64 *cnt, bool wide, unsigned int bit, u64 count)
+static u64 wraps32(u64 old, u64 count)
 {
-	u64 old = *cnt;
-	u64 wraps = (lower_32_bits(old) + count) >> 32;
-
-	*cnt = old + count;
-	if (wide) {
-		if (*cnt < old)
-			m->ovs |= BIT_ULL(bit);
-		return wraps;
-	}
-	/* 32-bit overflow: bits [31:0] wrap (a 64-bit register keeps its upper half) */
-	if (wraps)
-		m->ovs |= BIT_ULL(bit);
-	if (!long_evcnt(m) && bit != APMU_IDX_CYCLE)
-		*cnt &= U32_MAX;
-	return wraps;
+	return (count >> 32) + (((u64)lower_32_bits(old) + lower_32_bits(count)) >> 32);
 }
 
-static bool model_is_chain(const struct apmu_model *m, unsigned int i)
+/*
+ * Add @count to PMEVCNTR<i>, as AArch64.IncrementEventCounter() does: the register keeps
+ * 32 bits before PMUv3p5 and 64 from it; PMOVS<i> is set on the unsigned overflow of
+ * bits [31:0] (LP 0) or [63:0] (LP 1).
+ * Return: the CHAIN events generated for counter i + 1, one per overflow when LP is 0,
+ * none when LP is 1 (i's parity is the caller's business).
+ */
+static u64 model_add_evcnt(struct apmu_model *m, unsigned int i, u64 count)
 {
-	return i < m->n && (m->cnten & BIT_ULL(i)) &&
-	       (m->evtyper[i] & APMU_EVTYPE_EVENT) == APMU_EV_CHAIN;
+	u64 old = m->evcntr[i];
+	u64 ovf;
+
+	m->evcntr[i] = (old + count) & evcnt_width_mask(m);
+	if (model_lp(m)) {
+		if (old + count < old)
+			m->ovs |= BIT_ULL(i);
+		return 0;
+	}
+	ovf = wraps32(old, count);
+	if (ovf)
+		m->ovs |= BIT_ULL(i);
+	return ovf;
+}
+
+/* Add @count to a 64-bit wide counter that overflows at bits [31:0] or [63:0]. */
+static void model_add_wide(struct apmu_model *m, u64 *cnt, bool ovf64, unsigned int bit,
+			   u64 count)
+{
+	u64 old = *cnt;
+
+	*cnt = old + count;
+	if (ovf64 ? *cnt < old : wraps32(old, count) != 0)
+		m->ovs |= BIT_ULL(bit);
+}
+
+static bool model_counts(const struct apmu_model *m, unsigned int i)
+{
+	return i < m->n && (m->cnten & BIT_ULL(i));
 }
 
 /**
@@ -214,27 +344,34 @@ static bool model_is_chain(const struct apmu_model *m, unsigned int i)
  * @count: occurrences
  *
  * Only counters enabled in PMCNTENSET count, and only while PMCR.E is set. An odd counter
- * programmed with CHAIN counts the 32-bit overflows of the even counter below it.
+ * programmed with CHAIN counts the overflows of the even counter below it when LP is 0
+ * (see pmuv3_model.h); CHAIN itself is never an event from outside.
  */
 void apmu_model_count(struct apmu_model *m, u16 evnum, u64 count)
 {
-	bool lp = m->pmcr & APMU_PMCR_LP;
 	unsigned int i;
-	u64 wraps;
+	u64 chain;
 
-	if (!(m->pmcr & APMU_PMCR_E))
+	model_changed(m);
+	if (!(m->pmcr & APMU_PMCR_E) || evnum == APMU_EV_CHAIN)
 		return;
 	for (i = 0; i < m->n; i++) {
-		if (!(m->cnten & BIT_ULL(i)) || (m->evtyper[i] & APMU_EVTYPE_EVENT) != evnum)
+		if (!model_counts(m, i) || (m->evtyper[i] & APMU_EVTYPE_EVENT) != evnum)
 			continue;
-		wraps = model_add(m, &m->evcntr[i], lp, i, count);
-		if (!(i & 1) && wraps && !lp && model_is_chain(m, i + 1))
-			model_add(m, &m->evcntr[i + 1], false, i + 1, wraps);
+		/*
+		 * Arm ARM (DDI 0487) J1.1.1, AArch64.IncrementEventCounter(): an overflow of
+		 * an even counter idx is a CHAIN event for idx + 1 (if idx + 1 < N) only when
+		 * its lp is '0'; with LP = 1 (64-bit overflow) no CHAIN is generated.
+		 */
+		chain = model_add_evcnt(m, i, count);
+		if (!(i & 1) && chain && model_counts(m, i + 1) &&
+		    (m->evtyper[i + 1] & APMU_EVTYPE_EVENT) == APMU_EV_CHAIN)
+			model_add_evcnt(m, i + 1, chain);
 	}
 	if (evnum == APMU_EV_CPU_CYCLES && (m->cnten & APMU_CNT_BIT_C))
-		model_add(m, &m->ccntr, !!(m->pmcr & APMU_PMCR_LC), APMU_IDX_CYCLE, count);
+		model_add_wide(m, &m->ccntr, m->pmcr & APMU_PMCR_LC, APMU_IDX_CYCLE, count);
 	if (evnum == APMU_EV_INST_RETIRED && m->icntr && (m->cnten & APMU_CNT_BIT_F0))
-		model_add(m, &m->icntr_val, true, APMU_IDX_INSTR, count);
+		model_add_wide(m, &m->icntr_val, true, APMU_IDX_INSTR, count);
 }
 
 /* The overflow interrupt request: an overflow flag whose interrupt is enabled. */

@@ -1,16 +1,52 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A register model of one CPU's PMUv3, for KUnit. It implements the architectural rules
- * the driver depends on, so that a driver bug, not the model, is what a test catches:
- *  - PMCNTENSET/CLR, PMINTENSET/CLR, PMOVSSET/CLR are W1S/W1C views of one state each;
- *  - bits of counters that are not implemented (P<n> for n >= PMCR.N, F0 without
- *    FEAT_PMUv3_ICNTR) are RAZ/WI;
- *  - PMCR.N is read-only, PMCR.P/C reset the counters and read as zero, PMCR.LP is RES0
- *    before PMUv3p5;
- *  - PMEVCNTR<n>/PMEVTYPER<n> for n >= N and PMICNTR without the feature are UNDEFINED:
- *    the model counts such accesses in @undef, which tests expect to stay 0;
- *  - counters overflow at 32 bits unless PMCR.LC (PMCCNTR) or PMCR.LP (event counters)
- *    says 64, and set their PMOVS bit when they do.
+ * the driver depends on, so that a driver bug, not the model, is what a test catches.
+ * References are to the Arm ARM (DDI 0487): the register descriptions and the pseudocode
+ * AArch64.IncrementEventCounter() and AArch64.IncrementCycleCounter() (J1.1.1,
+ * aarch64/debug). The rules, exactly:
+ *
+ *  - PMCNTENSET/CLR, PMINTENSET/CLR and PMOVSSET/CLR are W1S/W1C views of one state each:
+ *    both read it; a 1 sets (SET) or clears (CLR) that bit, a 0 leaves it alone.
+ *  - Bits of counters that are not implemented (P<n> for n >= PMCR.N, F0 without
+ *    FEAT_PMUv3_ICNTR, and bits [63:33]) are RAZ/WI in those registers.
+ *  - PMCR_EL0: N is read-only; P and C are write-only and read as zero, a 1 zeroes every
+ *    implemented PMEVCNTR<n> (all 64 bits) or PMCCNTR and leaves the overflow flags
+ *    alone; LP is RES0 (RAZ/WI) before PMUv3p5; E, D, DP, LC and (from PMUv3p5) LP hold
+ *    what is written; every other bit is RAZ/WI.
+ *  - PMEVTYPER<n>: evtCount[15:10] is RES0 (RAZ/WI) before PMUv3p1 (and with PMUVer
+ *    0xf), bits [63:32] (no FEAT_PMUv3_TH) and [25:16] are RAZ/WI; PMCCFILTR and
+ *    PMICFILTR keep bits [31:26]; PMUSERENR keeps EN, SW, CR and ER.
+ *  - UNDEFINED: PMEVCNTR<n>/PMEVTYPER<n> for n >= PMCR.N, PMICNTR/PMICFILTR without
+ *    FEAT_PMUv3_ICNTR, PMMIR_EL1 before PMUv3p4 (or with PMUVer 0xf), and any write to
+ *    PMCEID0/1, PMMIR or the ID registers. Each such access is counted in @undef, reads
+ *    as 0, writes nothing, and fails the running KUnit test (unless @selftest).
+ *  - Counter widths: PMEVCNTR<n> is 32 bits wide before PMUv3p5 (bits [63:32] RAZ/WI)
+ *    and 64 bits wide from PMUv3p5 (PMUVer 6..0xe) WHATEVER PMCR.LP says; PMCCNTR and
+ *    PMICNTR are 64 bits wide.
+ *  - Overflow: an event counter sets its PMOVS bit on the unsigned overflow of bits
+ *    [31:0] when LP is 0 (always before PMUv3p5; on PMUv3p5 bits [63:32] keep counting)
+ *    and of bits [63:0] when LP is 1. PMCCNTR overflows at bits [31:0] when PMCR.LC is
+ *    0 and [63:0] when it is 1 (an implementation with AArch32 at some EL, so LC is
+ *    RW). PMICNTR overflows at [63:0].
+ *  - CHAIN (0x1E): every overflow of an even counter n with LP 0 is one CHAIN event for
+ *    counter n + 1 (if n + 1 < N), which counts it when it is enabled and its evtCount is
+ *    CHAIN. With LP 1 an even counter's overflow (at 64 bits) generates no CHAIN event:
+ *    the pseudocode counts CHAIN only when "lp == '0'". CHAIN on an even counter, or
+ *    given to apmu_model_count(), counts nothing.
+ *  - Only counters enabled in PMCNTENSET count, and only while PMCR.E is set; the
+ *    overflow interrupt request is any PMOVS bit whose PMINTEN bit is set.
+ *  - Runaway re-reads: more than %APMU_MODEL_REREAD_MAX consecutive reads of the
+ *    PMEVCNTR registers of one even/odd pair, with no register write and no
+ *    apmu_model_count() in between, fail the running KUnit test (a consistent hi/lo read
+ *    of a pair that is not counting needs at most three) and are counted in @runaway;
+ *    from then on they return 0 until a register write, a count or a read of another
+ *    pair, so a re-read loop that compares two reads exits instead of hanging the test.
+ *
+ * Not modelled: exception-level filtering (every enabled counter counts every event given
+ * to apmu_model_count()), PMCR.D (PMCCNTR counts every CPU_CYCLES) and X, MDCR_EL2.HPMN
+ * and HLP (all counters are in the range PMCR_EL0 controls), SW_INCR, thresholds,
+ * PMSELR/PMXEVCNTR, PMUSERENR traps; PMCEID0/1 read what the test put in @ceid0/@ceid1.
  */
 #ifndef __APMU_PMUV3_MODEL_H
 #define __APMU_PMUV3_MODEL_H
@@ -18,6 +54,12 @@
 #include <linux/types.h>
 
 #include "../apmu.h"
+
+/* ID_AA64DFR0_EL1.PMUVer of FEAT_PMUv3p1 */
+#define APMU_MODEL_PMUVER_V3P1	0x4
+
+/* Consecutive reads of one counter pair, nothing changing, that count as a runaway loop */
+#define APMU_MODEL_REREAD_MAX	16
 
 /**
  * struct apmu_model - one CPU's PMUv3 registers
@@ -38,8 +80,14 @@
  * @ceid0: PMCEID0_EL0
  * @ceid1: PMCEID1_EL0
  * @undef: accesses that are UNDEFINED on hardware
+ * @runaway: runaway re-read loops detected
  * @writes: register writes, all registers
  * @reads: register reads, all registers
+ * @selftest: the model's own tests: count UNDEFINED accesses and runaway loops in
+ *	      @undef and @runaway without failing the running test
+ * @rr_pair: the counter pair (n / 2) of the current run of PMEVCNTR reads, or -1
+ * @rr_count: PMEVCNTR reads in the current run
+ * @rr_tripped: the current run exceeded %APMU_MODEL_REREAD_MAX; its reads return 0
  */
 struct apmu_model {
 	unsigned int n;
@@ -54,7 +102,12 @@ struct apmu_model {
 	u64 evtyper[APMU_MAX_EVCNT];
 	u64 ceid0, ceid1;
 	unsigned int undef;
+	unsigned int runaway;
 	unsigned int writes, reads;
+	bool selftest;
+	int rr_pair;
+	unsigned int rr_count;
+	bool rr_tripped;
 };
 
 extern const struct apmu_regs apmu_model_regs;

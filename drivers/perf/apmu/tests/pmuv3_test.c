@@ -17,10 +17,11 @@ struct apmu_test {
 
 /*
  * A model with @n counters at @pmuver (and PMICNTR if @icntr), probed and reset like a
- * CPU coming online.
+ * CPU coming online; @allow_lp is the long_counters module parameter. The model fails the
+ * test by itself on an UNDEFINED access or a runaway re-read loop (pmuv3_model.h).
  */
-static struct apmu_test *apmu_test_setup_full(struct kunit *test, unsigned int n,
-					      unsigned int pmuver, bool icntr)
+static struct apmu_test *apmu_test_setup_lp(struct kunit *test, unsigned int n,
+					    unsigned int pmuver, bool icntr, bool allow_lp)
 {
 	struct apmu_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
@@ -29,11 +30,17 @@ static struct apmu_test *apmu_test_setup_full(struct kunit *test, unsigned int n
 	t->m.icntr = icntr;
 	apmu_model_select(&t->m);
 	t->pmu.regs = &apmu_model_regs;
-	t->pmu.allow_lp = true;
+	t->pmu.allow_lp = allow_lp;
 	t->cpu.pmu = &t->pmu;
 	apmu_pmuv3_probe(&t->pmu);
 	apmu_pmuv3_reset(&t->pmu);
 	return t;
+}
+
+static struct apmu_test *apmu_test_setup_full(struct kunit *test, unsigned int n,
+					      unsigned int pmuver, bool icntr)
+{
+	return apmu_test_setup_lp(test, n, pmuver, icntr, true);
 }
 
 static struct apmu_test *apmu_test_setup(struct kunit *test, unsigned int n,
@@ -73,6 +80,216 @@ static void model_raz_wi_above_n(struct kunit *test)
 	/* PMCR.N is read-only */
 	r->write(APMU_R_PMCR, 0, APMU_PMCR_N);
 	KUNIT_EXPECT_EQ(test, FIELD_GET(APMU_PMCR_N, r->read(APMU_R_PMCR, 0)), 6);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/* Counter widths by PMUVer alone: LP is RES0 before PMUv3p5 and never narrows a counter. */
+static void model_counter_widths(struct kunit *test)
+{
+	static const unsigned int vers[] = {
+		APMU_PMUVER_V3, APMU_MODEL_PMUVER_V3P1, APMU_PMUVER_V3P4, APMU_PMUVER_V3P5, 0x8,
+		APMU_PMUVER_IMP_DEF,
+	};
+	const struct apmu_regs *r = &apmu_model_regs;
+	struct apmu_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+	unsigned int i;
+	bool v3p5;
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	for (i = 0; i < ARRAY_SIZE(vers); i++) {
+		apmu_model_init(m, 2, vers[i]);
+		apmu_model_select(m);
+		v3p5 = vers[i] >= APMU_PMUVER_V3P5 && vers[i] != APMU_PMUVER_IMP_DEF;
+		for (int lp = 0; lp < 2; lp++) {
+			r->write(APMU_R_PMCR, 0, lp ? APMU_PMCR_LP : 0);
+			KUNIT_EXPECT_EQ_MSG(test, r->read(APMU_R_PMCR, 0) & APMU_PMCR_LP,
+					    lp && v3p5 ? APMU_PMCR_LP : 0, "PMUVer %#x", vers[i]);
+			r->write(APMU_R_PMEVCNTR, 1, 0x100000005ULL);
+			KUNIT_EXPECT_EQ_MSG(test, r->read(APMU_R_PMEVCNTR, 1),
+					    v3p5 ? 0x100000005ULL : 5, "PMUVer %#x LP %d",
+					    vers[i], lp);
+			/* PMCCNTR is 64 bits wide whatever PMCR.LC says */
+			r->write(APMU_R_PMCR, 0, lp ? APMU_PMCR_LC : 0);
+			r->write(APMU_R_PMCCNTR, 0, 0x100000005ULL);
+			KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMCCNTR, 0), 0x100000005ULL);
+		}
+		KUNIT_EXPECT_EQ(test, m->undef, 0);
+	}
+}
+
+/*
+ * Overflow points (AArch64.IncrementEventCounter/IncrementCycleCounter): bits [31:0] with
+ * LP/LC = 0, bits [63:0] with LP/LC = 1; a 64-bit wide counter keeps its upper half.
+ */
+static void model_overflow_points(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 2, APMU_PMUVER_V3P5);
+	struct apmu_model *m = &t->m;
+
+	m->evtyper[0] = APMU_EV_INST_RETIRED;
+	m->cnten = BIT(0) | APMU_CNT_BIT_C;
+	m->pmcr = APMU_PMCR_E;
+	m->evcntr[0] = U32_MAX;
+	m->ccntr = U32_MAX;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 1);
+	apmu_model_count(m, APMU_EV_CPU_CYCLES, 1);
+	KUNIT_EXPECT_EQ(test, m->evcntr[0], BIT_ULL(32));
+	KUNIT_EXPECT_EQ(test, m->ccntr, BIT_ULL(32));
+	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0) | APMU_CNT_BIT_C);
+
+	m->ovs = 0;
+	m->pmcr = APMU_PMCR_E | APMU_PMCR_LP | APMU_PMCR_LC;
+	m->evcntr[0] = U32_MAX;
+	m->ccntr = U32_MAX;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 1);
+	apmu_model_count(m, APMU_EV_CPU_CYCLES, 1);
+	KUNIT_EXPECT_EQ(test, m->ovs, 0);
+	m->evcntr[0] = U64_MAX;
+	m->ccntr = U64_MAX;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 2);
+	apmu_model_count(m, APMU_EV_CPU_CYCLES, 2);
+	KUNIT_EXPECT_EQ(test, m->evcntr[0], 1);
+	KUNIT_EXPECT_EQ(test, m->ccntr, 1);
+	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0) | APMU_CNT_BIT_C);
+
+	/* PMUv3: 32 bits wide, the count wraps */
+	t = apmu_test_setup(test, 2, APMU_PMUVER_V3);
+	m = &t->m;
+	m->evtyper[0] = APMU_EV_INST_RETIRED;
+	m->cnten = BIT(0);
+	m->pmcr = APMU_PMCR_E;
+	m->evcntr[0] = U32_MAX;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 3);
+	KUNIT_EXPECT_EQ(test, m->evcntr[0], 2);
+	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0));
+}
+
+/* CHAIN counts on an odd counter only, once per overflow of the even one, only when enabled. */
+static void model_chain_rules(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 4, APMU_PMUVER_V3);
+	struct apmu_model *m = &t->m;
+
+	m->pmcr = APMU_PMCR_E;
+	/* CHAIN on an even counter counts nothing, nor does CHAIN given from outside */
+	m->evtyper[2] = APMU_EV_CHAIN;
+	m->cnten = BIT(2);
+	apmu_model_count(m, APMU_EV_CHAIN, 5);
+	KUNIT_EXPECT_EQ(test, m->evcntr[2], 0);
+	/* 0/1 pair: three overflows of counter 0 are three CHAIN events for counter 1 */
+	m->evtyper[0] = APMU_EV_INST_RETIRED;
+	m->evtyper[1] = APMU_EV_CHAIN;
+	m->cnten = BIT(0) | BIT(1);
+	m->evcntr[0] = U32_MAX;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 2ULL << 32 | 1);
+	KUNIT_EXPECT_EQ(test, m->evcntr[0], 0);
+	KUNIT_EXPECT_EQ(test, m->evcntr[1], 3);
+	/* a disabled odd counter counts no CHAIN */
+	m->cnten = BIT(0);
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 1ULL << 32);
+	KUNIT_EXPECT_EQ(test, m->evcntr[1], 3);
+	/*
+	 * The odd counter overflowing is the pair's overflow: its own PMOVS bit, and no CHAIN
+	 * for the even counter above it.
+	 */
+	m->cnten = BIT(0) | BIT(1) | BIT(2);
+	m->evcntr[1] = U32_MAX;
+	m->ovs = 0;
+	apmu_model_count(m, APMU_EV_INST_RETIRED, 1ULL << 32);
+	KUNIT_EXPECT_EQ(test, m->evcntr[1], 0);
+	KUNIT_EXPECT_EQ(test, m->evcntr[2], 0);
+	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0) | BIT(1));
+}
+
+/* Every UNDEFINED access is caught (counted here; it fails any other test). */
+static void model_undefined_accesses(struct kunit *test)
+{
+	const struct apmu_regs *r = &apmu_model_regs;
+	struct apmu_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, m);
+	apmu_model_init(m, 4, APMU_PMUVER_V3);
+	m->selftest = true;
+	apmu_model_select(m);
+
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 4), 0);
+	r->write(APMU_R_PMEVCNTR, 4, 1);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVTYPER, 30), 0);
+	r->write(APMU_R_PMEVTYPER, 4, APMU_EV_INST_RETIRED);
+	KUNIT_EXPECT_EQ(test, m->undef, 4);
+	/* no FEAT_PMUv3_ICNTR */
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMICNTR, 0), 0);
+	r->write(APMU_R_PMICNTR, 0, 1);
+	r->write(APMU_R_PMICFILTR, 0, 0);
+	KUNIT_EXPECT_EQ(test, m->undef, 7);
+	/* PMMIR_EL1 before PMUv3p4 */
+	r->read(APMU_R_PMMIR, 0);
+	KUNIT_EXPECT_EQ(test, m->undef, 8);
+	/* writes to read-only registers */
+	r->write(APMU_R_PMCEID0, 0, 0);
+	r->write(APMU_R_PMCEID1, 0, 0);
+	r->write(APMU_R_PMMIR, 0, 0);
+	r->write(APMU_R_DFR0, 0, 0);
+	r->write(APMU_R_DFR1, 0, 0);
+	KUNIT_EXPECT_EQ(test, m->undef, 13);
+
+	apmu_model_init(m, 4, APMU_PMUVER_V3P4);
+	m->selftest = true;
+	r->read(APMU_R_PMMIR, 0);
+	r->read(APMU_R_PMEVCNTR, 3);
+	KUNIT_EXPECT_EQ(test, m->undef, 0);
+}
+
+/* PMCR.P and C are write-only actions that leave the overflow flags; PMEVTYPER RES0 bits. */
+static void model_pmcr_actions_and_res0(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 4, APMU_PMUVER_V3);
+	const struct apmu_regs *r = &apmu_model_regs;
+
+	t->m.evcntr[3] = 7;
+	t->m.ccntr = 9;
+	t->m.ovs = BIT(3) | APMU_CNT_BIT_C;
+	r->write(APMU_R_PMCR, 0, APMU_PMCR_E | APMU_PMCR_P);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
+	KUNIT_EXPECT_EQ(test, t->m.ccntr, 9);
+	r->write(APMU_R_PMCR, 0, APMU_PMCR_E | APMU_PMCR_C);
+	KUNIT_EXPECT_EQ(test, t->m.ccntr, 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(3) | APMU_CNT_BIT_C);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMCR, 0), APMU_PMCR_E | FIELD_PREP(APMU_PMCR_N, 4));
+	/* PMUv3 (not v3p1): evtCount[15:10] RES0; no FEAT_PMUv3_TH: bits [63:32] RES0 */
+	r->write(APMU_R_PMEVTYPER, 1, APMU_EVTYPE_TH | APMU_FILT_U | 0x4008);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVTYPER, 1), APMU_FILT_U | 0x8);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/* A re-read loop on a pair that nothing changes is stopped and reported. */
+static void model_runaway_reread(struct kunit *test)
+{
+	const struct apmu_regs *r = &apmu_model_regs;
+	struct apmu_test *t = apmu_test_setup(test, 4, APMU_PMUVER_V3P5);
+	unsigned int i;
+
+	t->m.selftest = true;
+	t->m.evcntr[0] = 3;
+	t->m.evcntr[2] = 0x100000001ULL;
+	t->m.evcntr[3] = 5;
+	for (i = 0; i < APMU_MODEL_REREAD_MAX; i++)
+		KUNIT_EXPECT_NE(test, r->read(APMU_R_PMEVCNTR, 2 + (i & 1)), 0);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 2), 0);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 3), 0);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 1);
+	/* other registers do not end the run; a write does */
+	r->read(APMU_R_PMOVSCLR, 0);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 3), 0);
+	r->write(APMU_R_PMOVSCLR, 0, 0);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 3), 5);
+	/* so does reading another pair, or counting */
+	for (i = 0; i <= APMU_MODEL_REREAD_MAX; i++)
+		r->read(APMU_R_PMEVCNTR, 2);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 2);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 0), 3);
+	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 2), 0x100000001ULL);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
@@ -461,9 +678,239 @@ static void cpu_pm_save_restore(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
+/*
+ * A counting event on counter @idx, or on the CHAIN pair @idx/@idx + 1 when @flags has
+ * APMU_HWF_CHAIN, whose counter starts at @start. prev_count is taken by
+ * apmu_event_update() itself, so the test does not depend on how it is encoded.
+ */
+static struct perf_event *fake_event_at(struct kunit *test, struct apmu_test *t, int idx,
+					u64 evtype, unsigned long flags, u64 start)
+{
+	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+	bool chained = flags & APMU_HWF_CHAIN;
+	bool irq = chained || !(flags & ARMPMU_EVT_64BIT);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->pmu = &t->pmu.pmu;
+	ev->state = PERF_EVENT_STATE_ACTIVE;
+	ev->hw.idx = idx;
+	ev->hw.config_base = evtype;
+	ev->hw.flags = flags | (irq ? APMU_HWF_IRQ : 0);
+	__set_bit(idx, t->cpu.used);
+	if (chained)
+		__set_bit(idx + 1, t->cpu.used);
+	t->cpu.events[idx] = ev;
+	apmu_pmuv3_write_counter(&t->pmu, idx, chained, start);
+	apmu_pmuv3_enable(&t->pmu, idx, chained, evtype, irq);
+	apmu_event_update(ev);
+	local64_set(&ev->count, 0);
+	local64_set(&ev->hw.period_left, 0);
+	return ev;
+}
+
+/*
+ * PMUv3p5 with long_counters=0 (PMCR.LP = 0): the even counter of a CHAIN pair is still a
+ * 64-bit register, so once it passes 2^32 its bits [63:32] are not zero. The pair's value
+ * is odd[31:0]:even[31:0]; a read must return exactly that, and return (issue 7, defect 2:
+ * a hi/lo re-read loop that mixed the upper half in never converged).
+ */
+static void chain_v3p5_lp0_even_past_2_32(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_lp(test, 6, APMU_PMUVER_V3P5, false, false);
+	u64 start = 0x1fffffff0ULL, total = 0x20;
+	struct perf_event *ev;
+
+	KUNIT_ASSERT_FALSE(test, t->pmu.long_evcnt);
+	KUNIT_ASSERT_EQ(test, t->m.pmcr & APMU_PMCR_LP, 0);
+	ev = fake_event_at(test, t, 2, APMU_EV_INST_RETIRED | APMU_FILT_P,
+			   ARMPMU_EVT_64BIT | APMU_HWF_CHAIN, start);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 1);
+	KUNIT_EXPECT_EQ(test, t->m.evtyper[3], APMU_EV_CHAIN | APMU_FILT_P);
+	t->m.pmcr |= APMU_PMCR_E;
+
+	/* one 32-bit overflow: PMOVS<2>, one CHAIN, and the even counter's upper half counts */
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, total);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x100000010ULL);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 2);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 2, true), start + total);
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+
+	/* five more: the even counter's upper half is 6, the odd counter 7 */
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 5ULL << 32 | 7);
+	total += 5ULL << 32 | 7;
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x600000017ULL);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 7);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 2, true), start + total);
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
+	KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/*
+ * The same pair overflowing at 2^64 (where a sampling period starts it): both halves are
+ * 64-bit registers, the odd one's 32-bit overflow is the pair's, and the read is exact.
+ */
+static void chain_v3p5_lp0_pair_overflow(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_lp(test, 6, APMU_PMUVER_V3P5, false, false);
+	struct perf_event *ev;
+
+	ev = fake_event_at(test, t, 0, APMU_EV_CPU_CYCLES, ARMPMU_EVT_64BIT | APMU_HWF_CHAIN,
+			   -0x10ULL);
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(1));
+	t->m.pmcr |= APMU_PMCR_E;
+	apmu_model_count(&t->m, APMU_EV_CPU_CYCLES, 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[0], 0x100000010ULL);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[1], 0x100000000ULL);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(0) | BIT(1));
+	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0, true), 0x10);
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/*
+ * PMUv3p5 with PMCR.LP = 1: an even counter's overflow (at 64 bits) is no CHAIN event, so
+ * a pair would not extend; a 64-bit count is one counter, read whole.
+ */
+static void chain_v3p5_lp1(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_lp(test, 6, APMU_PMUVER_V3P5, false, true);
+	struct perf_event *ev;
+
+	KUNIT_ASSERT_TRUE(test, t->pmu.long_evcnt);
+	KUNIT_ASSERT_EQ(test, t->m.pmcr & APMU_PMCR_LP, APMU_PMCR_LP);
+	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 2, false));
+
+	/* a pair programmed anyway: no flag and no CHAIN at 2^32... */
+	apmu_pmuv3_write_counter(&t->pmu, 2, false, 0xfffffff0);
+	apmu_pmuv3_enable(&t->pmu, 2, true, APMU_EV_INST_RETIRED, false);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
+	t->m.pmcr |= APMU_PMCR_E;
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x100000010ULL);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
+	/* ...nor at 2^64, where PMOVS<2> is set */
+	apmu_pmuv3_write_counter(&t->pmu, 2, false, -0x10ULL);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x10);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
+	apmu_pmuv3_disable(&t->pmu, 2, true);
+
+	/* the driver's way: one 64-bit counter, exact across 2^32 and beyond, no flag */
+	ev = fake_event_at(test, t, 0, APMU_EV_INST_RETIRED, ARMPMU_EVT_64BIT, 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0, false), 0x100000010ULL);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 3ULL << 32);
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), (3ULL << 32) + 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/*
+ * PMUv3p1 (32-bit event counters, LP RES0): a CHAIN pair extends across many wraps of the
+ * even counter and overflows as a pair at 2^64.
+ */
+static void chain_v3p1_read_extend(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_MODEL_PMUVER_V3P1);
+	u64 start = 0x7fffffff0ULL, total = 0x20;
+	struct perf_event *ev;
+
+	KUNIT_EXPECT_FALSE(test, t->pmu.long_evcnt);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr, APMU_PMCR_LC);
+	ev = fake_event_at(test, t, 4, APMU_EV_INST_RETIRED | APMU_FILT_U,
+			   ARMPMU_EVT_64BIT | APMU_HWF_CHAIN, start);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0xfffffff0);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 7);
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(5));
+	t->m.pmcr |= APMU_PMCR_E;
+
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, total);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0x10);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 8);
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 4, true), start + total);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 3ULL << 32 | 5);
+	total += 3ULL << 32 | 5;
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0x15);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 11);
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(4));
+	KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
+
+	/* the pair's overflow at 2^64: PMOVS<5>, whose interrupt is enabled */
+	apmu_pmuv3_write_counter(&t->pmu, 4, true, -0x10ULL);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], U32_MAX);
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 0);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(4) | BIT(5));
+	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 4, true), 0x10);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/*
+ * PMUv3p5 with long_counters=0: a 32-bit (unchained) event counter is a 64-bit register
+ * overflowing at bits [31:0], so its upper half counts the wraps. Deltas must come from
+ * bits [31:0] only, whatever the upper half holds.
+ */
+static void evcnt32_v3p5_lp0_upper_bits(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup_lp(test, 6, APMU_PMUVER_V3P5, false, false);
+	u64 start = 0xfffffff0, total = 0x20;
+	struct perf_event *ev;
+	unsigned int i;
+
+	KUNIT_EXPECT_FALSE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 1, false));
+	ev = fake_event_at(test, t, 1, APMU_EV_INST_RETIRED, 0, start);
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(1));
+	t->m.pmcr |= APMU_PMCR_E;
+
+	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, total);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[1], 0x100000010ULL);
+	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(1));
+	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
+	apmu_event_update(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+
+	/* steps under 2^31 that keep crossing 2^32: every delta exact */
+	for (i = 0; i < 6; i++) {
+		apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x7fff0001);
+		total += 0x7fff0001;
+		apmu_event_update(ev);
+		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+		KUNIT_EXPECT_EQ(test, local64_read(&ev->hw.period_left), -(s64)total);
+	}
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[1], start + total);
+	KUNIT_EXPECT_NE(test, upper_32_bits(t->m.evcntr[1]), 0);
+	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
 static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(model_w1s_w1c_pairs),
 	KUNIT_CASE(model_raz_wi_above_n),
+	KUNIT_CASE(model_counter_widths),
+	KUNIT_CASE(model_overflow_points),
+	KUNIT_CASE(model_chain_rules),
+	KUNIT_CASE(model_undefined_accesses),
+	KUNIT_CASE(model_pmcr_actions_and_res0),
+	KUNIT_CASE(model_runaway_reread),
 	KUNIT_CASE(probe_reads_identification),
 	KUNIT_CASE(probe_maps_pmceid),
 	KUNIT_CASE(reset_leaves_pmu_idle),
@@ -482,6 +929,11 @@ static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(icntr_f0_bits),
 	KUNIT_CASE(no_icntr_f0_raz_wi),
 	KUNIT_CASE(cpu_pm_save_restore),
+	KUNIT_CASE(chain_v3p5_lp0_even_past_2_32),
+	KUNIT_CASE(chain_v3p5_lp0_pair_overflow),
+	KUNIT_CASE(chain_v3p5_lp1),
+	KUNIT_CASE(chain_v3p1_read_extend),
+	KUNIT_CASE(evcnt32_v3p5_lp0_upper_bits),
 	{}
 };
 
