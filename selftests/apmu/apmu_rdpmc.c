@@ -389,4 +389,20 @@ TEST_F(rdpmc, cpu_wide_counters_hidden)
 	ASSERT_EQ(0, WEXITSTATUS(status));
 }
 
+/*
+ * EL0 access ends with the task's last rdpmc event: right at close(), not at the task's
+ * next context switch.
+ */
+TEST_F(rdpmc, access_ends_at_close)
+{
+	open_rdpmc(_metadata, self, 0x11);
+	ASSERT_EQ(32, self->pc->index);
+	ASSERT_EQ(0, mrs_traps_here(31)) TH_LOG("no EL0 access with an rdpmc event open");
+	munmap((void *)self->pc, getpagesize());
+	self->pc = NULL;
+	close(self->fd);
+	self->fd = -1;
+	ASSERT_EQ(1, mrs_traps_here(31)) TH_LOG("PMCCNTR still readable after close()");
+}
+
 TEST_HARNESS_MAIN
