@@ -17,6 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -403,6 +404,76 @@ TEST_F(rdpmc, access_ends_at_close)
 	close(self->fd);
 	self->fd = -1;
 	ASSERT_EQ(1, mrs_traps_here(31)) TH_LOG("PMCCNTR still readable after close()");
+}
+
+/*
+ * The child of rotation_keeps_access: reads its rdpmc event in a tight loop for @secs
+ * while a group as large as all event counters makes perf rotate the event on and off
+ * the counters every few milliseconds. Returns 0 if it survives with reads of both kinds.
+ */
+static int rdpmc_loop_under_rotation(int type, unsigned int n, int secs)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = type,
+		.config = 0x08,
+		.exclude_kernel = 1,
+	};
+	unsigned long direct = 0, fallback = 0;
+	volatile struct perf_event_mmap_page *pc;
+	int fd, leader = -1, g;
+	unsigned int i;
+	uint64_t v;
+	time_t end;
+
+	for (i = 0; i < n; i++) {
+		g = apmu_perf_open(&attr, 0, -1, leader, 0);
+		if (g < 0)
+			return 20;
+		if (leader < 0)
+			leader = g;
+	}
+	attr.config1 = 2;	/* rdpmc */
+	fd = apmu_perf_open(&attr, 0, -1, -1, 0);
+	if (fd < 0)
+		return 21;
+	pc = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED)
+		return 22;
+	end = time(NULL) + secs;
+	while (time(NULL) < end) {
+		for (i = 0; i < 1000; i++) {
+			if (!rdpmc_read(pc, &v))
+				direct++;
+			else
+				fallback++;
+		}
+	}
+	printf("# %lu user-space reads, %lu with the event off the counters\n", direct,
+	       fallback);
+	return direct && fallback ? 0 : 23;
+}
+
+/*
+ * Multiplexing takes the task's rdpmc event off the counters and back every few
+ * milliseconds while the task runs. EL0 access must stay on all that time: revoking it
+ * under a read in progress (index read, MRS not yet done) would kill the task with
+ * SIGILL. The read then returns junk and the seqlock retry sees index 0, as in-tree.
+ */
+TEST_F(rdpmc, rotation_keeps_access)
+{
+	unsigned int n = apmu_pmu_counters(&self->pmu);
+	int status;
+	pid_t pid;
+
+	ASSERT_GT(n, 0U);
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (!pid)
+		_exit(rdpmc_loop_under_rotation(self->pmu.type, n, 3));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_FALSE(WIFSIGNALED(status)) TH_LOG("reader killed by signal %d", WTERMSIG(status));
+	ASSERT_EQ(0, WEXITSTATUS(status));
 }
 
 TEST_HARNESS_MAIN

@@ -88,7 +88,8 @@ struct apmu_pmu;
  * @used: counter indexes in use
  * @pm_stopped: counter indexes (the first of a pair) whose running event was stopped by
  *		apmu_cpu_pm_save() and must be restarted by apmu_cpu_pm_restore()
- * @nr_user: events in @events that user space reads directly (rdpmc)
+ * @user_ctx: the task context whose rdpmc event was last placed here, while it may hold
+ *	      EL0 access (user_access.c); NULL otherwise
  * @irq: this CPU's overflow SPI, when the PMU has one SPI per CPU; else 0
  * @irq_requested: @irq is requested
  */
@@ -97,7 +98,7 @@ struct apmu_cpu {
 	struct perf_event *events[APMU_NR_IDX];
 	DECLARE_BITMAP(used, APMU_NR_IDX);
 	DECLARE_BITMAP(pm_stopped, APMU_NR_IDX);
-	unsigned int nr_user;
+	struct perf_event_context *user_ctx;
 	int irq;
 	bool irq_requested;
 };
@@ -227,8 +228,8 @@ static inline u32 apmu_threshold_max(struct apmu_pmu *pmu)
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_user_access_reset_cpu(struct apmu_pmu *pmu);
 u64 apmu_user_access_get(struct apmu_pmu *pmu);
-/* kernel.perf_user_access; visible to the KUnit suites only */
-extern int apmu_sysctl_user_access;
+void apmu_user_access_set(int on);
+void apmu_user_event_destroy(struct perf_event *event);
 int apmu_event_idx(struct perf_event *event);
 void apmu_user_access_register(void);
 void apmu_user_access_unregister(void);

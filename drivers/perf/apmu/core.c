@@ -228,7 +228,7 @@ static int apmu_add(struct perf_event *event, int flags)
 	if (chained)
 		cpu->events[idx + 1] = event;
 	if (hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT)
-		cpu->nr_user++;
+		cpu->user_ctx = event->ctx;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		apmu_start(event, PERF_EF_RELOAD);
@@ -246,8 +246,6 @@ static void apmu_del(struct perf_event *event, int flags)
 	cpu->events[hwc->idx] = NULL;
 	if (apmu_chained(hwc))
 		cpu->events[hwc->idx + 1] = NULL;
-	if (hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT)
-		cpu->nr_user--;
 	__clear_bit(hwc->idx, cpu->pm_stopped);
 	apmu_pmuv3_put_idx(cpu->used, hwc->idx, apmu_chained(hwc));
 	hwc->idx = -1;
@@ -275,6 +273,22 @@ static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 }
 
 /*
+ * Every counter stops at once, and the ISB makes that take effect before anything else
+ * happens in the bracket: the stop()s that read counters for the last time, and the
+ * PMEVTYPER/PMEVCNTR/PMCNTENSET writes of the add()s, which must not let a counter count
+ * with its previous type or value. perf core calls stop() only inside a bracket, from
+ * apmu's handler or from apmu_cpu_pm_save(), all with E cleared this way (it calls it
+ * outside one only for address-filter and AUX events, which apmu has not): so stop()
+ * itself needs no barrier. One ISB here and one before E is set, whatever the number of
+ * events (Arm ARM, "Synchronization requirements for AArch64 System registers").
+ */
+static void apmu_hw_disable(struct apmu_pmu *pmu)
+{
+	apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr);
+	apmu_isb(pmu);
+}
+
+/*
  * perf core calls pmu_enable()/pmu_disable() for a task's events on whatever CPU the
  * task runs, also on CPUs of another PMU instance (big.LITTLE) where ::filter keeps the
  * events themselves off: those CPUs' registers belong to the other instance.
@@ -294,7 +308,7 @@ static void apmu_pmu_disable(struct pmu *p)
 
 	if (!cpumask_test_cpu(smp_processor_id(), &pmu->supported_cpus))
 		return;
-	apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr);
+	apmu_hw_disable(pmu);
 }
 
 /* perf core skips this PMU's events on CPUs it does not drive (heterogeneous systems) */
@@ -315,7 +329,7 @@ void apmu_cpu_pm_save(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
 	unsigned int idx;
 
-	apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr);
+	apmu_hw_disable(pmu);
 	for_each_set_bit(idx, cpu->used, APMU_NR_IDX) {
 		struct perf_event *event = cpu->events[idx];
 
@@ -344,8 +358,11 @@ void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 
 	apmu_pmuv3_reset(pmu);
 	apmu_user_access_reset_cpu(pmu);
-	for_each_set_bit(idx, cpu->pm_stopped, APMU_NR_IDX)
+	for_each_set_bit(idx, cpu->pm_stopped, APMU_NR_IDX) {
 		apmu_start(cpu->events[idx], PERF_EF_RELOAD);
+		/* re-armed: an rdpmc reader needs the new offset */
+		perf_event_update_userpage(cpu->events[idx]);
+	}
 	bitmap_zero(cpu->pm_stopped, APMU_NR_IDX);
 	apmu_hw_enable(pmu, cpu);
 }
@@ -373,15 +390,30 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_reinit);
  * instructions after the overflow (skid), possibly after the task entered the kernel: an
  * event that excludes the kernel must not hand out a kernel address, so its sample gets
  * the task's user-mode state (the PC where it entered the kernel). With no user context
- * (a kernel thread, the idle task) there is nothing to report: NULL, no sample.
+ * (a kernel thread, a user worker, the idle task) there is nothing to report: NULL, no
+ * sample (the period still counts). A CPU-wide event's sample whose skid crossed a
+ * context switch is credited to the next task's user PC: the same skid as in-tree.
  */
+#ifdef PF_USER_WORKER
+#define APMU_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
+#else
+#define APMU_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER)
+#endif
+
 static struct pt_regs *apmu_sample_regs(struct perf_event *event, struct pt_regs *regs)
 {
+	struct pt_regs *uregs;
+
 	if (!event->attr.exclude_kernel || user_mode(regs))
 		return regs;
-	if (!current->mm || (current->flags & PF_KTHREAD))
+	/* an event counting neither EL1 nor EL0 has no user state to offer either */
+	if (event->attr.exclude_user)
 		return NULL;
-	return task_pt_regs(current);
+	/* kernel threads and user workers (io_uring, vhost) have no user-mode state */
+	if (!current->mm || (current->flags & APMU_NO_USER_STATE))
+		return NULL;
+	uregs = task_pt_regs(current);
+	return user_mode(uregs) ? uregs : NULL;
 }
 
 /**
@@ -417,7 +449,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	if (!ovs)
 		return IRQ_NONE;
 
-	apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr);
+	apmu_hw_disable(pmu);
 	for_each_set_bit(idx, &ovs, APMU_NR_IDX) {
 		struct perf_event *event = cpu->events[idx];
 		struct hw_perf_event *hwc;
@@ -443,11 +475,10 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 			apmu_stop(event, 0);
 	}
 	/*
-	 * One ISB for two rules: the PMOVSCLR write must have deasserted the interrupt
-	 * request before the GIC is told the handler is done (or the interrupt is taken
-	 * again, for nothing), and the re-armed counters must hold their new values before
-	 * PMCR.E lets them count (Arm ARM, "Synchronization requirements for AArch64 System
-	 * registers").
+	 * The PMOVSCLR write already took effect at the ISB of apmu_hw_disable(), so the
+	 * interrupt request is deasserted before the GIC is told the handler is done (else
+	 * it is taken again, for nothing). This ISB puts the re-armed counters' values in
+	 * effect before PMCR.E lets them count.
 	 */
 	apmu_isb(pmu);
 	if (!bitmap_empty(cpu->used, APMU_NR_IDX))
@@ -650,11 +681,13 @@ static int apmu_event_init(struct perf_event *event)
 			dev_dbg(pmu->dev, "rdpmc needs a task event, not a CPU-wide one\n");
 			return -EINVAL;
 		}
-		if (apmu_wants_chain(pmu, event) && evnum != APMU_EV_CPU_CYCLES) {
+		/* only CPU_CYCLES without a threshold can have the 64-bit PMCCNTR */
+		if (apmu_wants_chain(pmu, event) && (evnum != APMU_EV_CPU_CYCLES || th)) {
 			dev_dbg(pmu->dev, "rdpmc of a 64-bit count needs 64-bit counters\n");
 			return -EOPNOTSUPP;
 		}
 		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
+		event->destroy = apmu_user_event_destroy;
 	}
 
 	return apmu_validate_group(event);

@@ -284,10 +284,8 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_enable);
  *
  * PMCNTENCLR, PMINTENCLR and PMOVSCLR are W1C: writing our bits leaves other counters
  * alone. The flags are cleared so a stale overflow cannot interrupt the next user. The
- * ISB makes the disable take effect before the caller's final read of the counter: a
- * direct write to a System register is guaranteed to affect what the PE does (here, the
- * counting) only after a Context synchronization event (Arm ARM DDI 0487,
- * "Synchronization requirements for AArch64 System registers").
+ * caller runs with PMCR.E clear and synchronized (core.c, apmu_hw_disable()), so the
+ * counter is already stopped for its final read and no barrier is needed here.
  */
 void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx, bool chained)
 {
@@ -296,7 +294,6 @@ void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx, bool chained)
 	wr(pmu, APMU_R_PMCNTENCLR, bits);
 	wr(pmu, APMU_R_PMINTENCLR, bits);
 	wr(pmu, APMU_R_PMOVSCLR, bits);
-	apmu_isb(pmu);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_disable);
 
@@ -311,8 +308,6 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_disable);
 void apmu_pmuv3_disable_counter(struct apmu_pmu *pmu, int idx)
 {
 	wr(pmu, APMU_R_PMCNTENCLR, BIT_ULL(idx));
-	/* the final read must see the stopped counter: see apmu_pmuv3_disable() */
-	apmu_isb(pmu);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_disable_counter);
 

@@ -264,27 +264,40 @@ static void user_read_never_gets_a_pair(struct kunit *test)
 						 APMU_GET_CHAIN), 0);
 }
 
+/* A task event of the running task, read from user space (rdpmc), in context @ctx */
+static void core_user_event(struct perf_event *ev, struct perf_event_context *ctx)
+{
+	ev->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
+	ev->attach_state = PERF_ATTACH_TASK;
+	ev->ctx = ctx;
+}
+
 /*
  * EL0 access is granted by class (ER: event counters, CR: PMCCNTR), never for a class
- * holding someone else's counter when it is granted, and goes off with the task's last
+ * holding a CPU-wide event's counter when it is granted; it survives the task's events
+ * rotating off the counters, and ends when the task is switched out or closes its last
  * rdpmc event.
  */
 static void user_access_withholds_foreign_classes(struct kunit *test)
 {
-	int saved = apmu_sysctl_user_access;
+	struct perf_event_context *tctx, *cctx;
 	struct perf_event *own, *cpu_wide, *own_cyc;
 	struct core_test *t;
 
 	t = core_setup(test, 6, APMU_PMUVER_V3P5, true);
+	tctx = kunit_kzalloc(test, sizeof(*tctx), GFP_KERNEL);
+	cctx = kunit_kzalloc(test, sizeof(*cctx), GFP_KERNEL);
+	KUNIT_ASSERT_TRUE(test, tctx && cctx);
 	cpu_wide = core_event(test, t, APMU_EV_CPU_CYCLES, 0, 0);
+	cpu_wide->ctx = cctx;
 	own = core_event(test, t, APMU_EV_INST_RETIRED, 0, 0);
-	own->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
-	own->hw.target = current;
+	core_user_event(own, tctx);
 	own_cyc = core_event(test, t, 0x11, 0, 0);
-	own_cyc->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
-	own_cyc->hw.target = current;
+	core_user_event(own_cyc, tctx);
+	tctx->is_active = 0x3;		/* the task's context is scheduled in */
+	tctx->nr_user = 2;
+	apmu_user_access_set(1);
 	preempt_disable();
-	apmu_sysctl_user_access = 1;
 
 	/* root's CPU-wide cycles on PMCCNTR: the task gets event counters only */
 	core_add(test, t, cpu_wide);
@@ -298,9 +311,19 @@ static void user_access_withholds_foreign_classes(struct kunit *test)
 	core_add(test, t, own_cyc);
 	KUNIT_EXPECT_NE(test, own_cyc->hw.idx, APMU_IDX_CYCLE);
 	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own_cyc), own_cyc->hw.idx + 1);
+	/* rotated off the counters while the task runs: access stays (a read may be on) */
 	core_del(t, own_cyc);
+	core_del(t, own);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, APMU_USERENR_ER);
+	/* a counter freed meanwhile is zeroed: it may hold someone's count */
+	t->m.evcntr[3] = 0xbeef;
+	t->pmu.pmu.pmu_disable(&t->pmu.pmu);
+	t->pmu.pmu.pmu_enable(&t->pmu.pmu);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
 
-	/* switched out: access goes with the last rdpmc event */
+	/* switched out: perf clears is_active, then removes the events */
+	core_add(test, t, own);
+	tctx->is_active = 0;
 	core_del(t, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 
@@ -309,19 +332,31 @@ static void user_access_withholds_foreign_classes(struct kunit *test)
 	cpu_wide->hw.config_base = 0x23;
 	core_add(test, t, cpu_wide);
 	KUNIT_EXPECT_EQ(test, cpu_wide->hw.idx, 0);
+	tctx->is_active = 0x3;
 	core_add(test, t, own);
-	KUNIT_EXPECT_EQ(test, t->m.userenr & APMU_USERENR_ER, 0);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, APMU_USERENR_CR);
 	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), 0);
-	core_del(t, own);
+	/* root's event goes away while the task runs: ER is granted, the index published */
 	core_del(t, cpu_wide);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, APMU_USERENR_CR | APMU_USERENR_ER);
+	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), own->hw.idx + 1);
+
+	/* the last rdpmc event closed: gone from the context, access ends at its free */
+	core_del(t, own);
+	KUNIT_EXPECT_NE(test, t->m.userenr, 0);
+	tctx->nr_user = 0;
+	apmu_user_event_destroy(own);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 
 	/* the sysctl off: no access at all */
-	apmu_sysctl_user_access = 0;
+	tctx->nr_user = 1;
+	preempt_enable();
+	apmu_user_access_set(0);
+	preempt_disable();
 	core_add(test, t, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), 0);
 	core_del(t, own);
-	apmu_sysctl_user_access = saved;
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
 }
