@@ -296,101 +296,6 @@ static int mrs_traps_here(unsigned int idx)
 }
 
 /*
- * The unprivileged side of cpu_wide_counters_hidden: an rdpmc task switched in on a CPU
- * where root's CPU-wide events hold PMCCNTR and an event counter. Exit status: 0 when
- * neither can be read from EL0 and its own event falls back to read().
- */
-static int rdpmc_child_sees_nothing(int type)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = type,
-		.config = 0x08,
-		.config1 = 2,		/* rdpmc */
-		.exclude_kernel = 1,
-	};
-	volatile struct perf_event_mmap_page *pc;
-	uint64_t v = 0;
-	int fd;
-
-	if (setgid(1000) || setuid(1000))
-		return 10;
-	fd = apmu_perf_open(&attr, 0, -1, -1, 0);
-	if (fd < 0)
-		return 11;
-	pc = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, fd, 0);
-	if (pc == MAP_FAILED)
-		return 12;
-	usleep(2000);		/* switched out and in again: a fresh grant */
-	if (pc->index) {
-		printf("# own event published index %u next to root's events\n", pc->index);
-		return 13;
-	}
-	if (read(fd, &v, sizeof(v)) != sizeof(v) || !v)
-		return 14;
-	if (!mrs_traps_here(31)) {
-		printf("# PMCCNTR (root's cycles) readable at EL0\n");
-		return 15;
-	}
-	if (!mrs_traps_here(0)) {
-		printf("# PMEVCNTR0 (root's instructions) readable at EL0\n");
-		return 16;
-	}
-	return 0;
-}
-
-/*
- * Root's CPU-wide events on this CPU (cycles on PMCCNTR, INST_RETIRED on an event
- * counter) are another context's activity: an unprivileged task with rdpmc events on the
- * same CPU must not read them. EL0 access is withheld for both classes, and the task's
- * own event publishes index 0, so perf's user-space read falls back to read().
- */
-TEST_F(rdpmc, cpu_wide_counters_hidden)
-{
-	struct perf_event_attr attr = {
-		.size = sizeof(attr),
-		.type = self->pmu.type,
-	};
-	char paranoid[16] = "2";
-	int cyc, ins, status;
-	cpu_set_t set;
-	FILE *f;
-	pid_t pid;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
-	attr.config = 0x11;
-	cyc = apmu_perf_open(&attr, -1, 0, -1, 0);
-	ASSERT_GE(cyc, 0) TH_LOG("CPU-wide cycles: %s", strerror(errno));
-	attr.config = 0x08;
-	ins = apmu_perf_open(&attr, -1, 0, -1, 0);
-	ASSERT_GE(ins, 0) TH_LOG("CPU-wide instructions: %s", strerror(errno));
-	/* unprivileged task events need perf_event_paranoid <= 2 */
-	apmu_read_file("/proc/sys/kernel/perf_event_paranoid", paranoid, sizeof(paranoid));
-	f = fopen("/proc/sys/kernel/perf_event_paranoid", "w");
-	ASSERT_NE(NULL, f);
-	fprintf(f, "2\n");
-	fclose(f);
-
-	pid = fork();
-	ASSERT_GE(pid, 0);
-	if (!pid)
-		_exit(rdpmc_child_sees_nothing(self->pmu.type));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-
-	f = fopen("/proc/sys/kernel/perf_event_paranoid", "w");
-	if (f) {
-		fprintf(f, "%s\n", paranoid);
-		fclose(f);
-	}
-	close(cyc);
-	close(ins);
-	ASSERT_TRUE(WIFEXITED(status)) TH_LOG("child killed by signal %d", WTERMSIG(status));
-	ASSERT_EQ(0, WEXITSTATUS(status));
-}
-
-/*
  * EL0 access ends with the task's last rdpmc event: right at close(), not at the task's
  * next context switch.
  */
@@ -456,14 +361,16 @@ static int rdpmc_loop_under_rotation(int type, unsigned int n, int secs)
 
 /*
  * Multiplexing takes the task's rdpmc event off the counters and back every few
- * milliseconds while the task runs. EL0 access must stay on all that time: revoking it
- * under a read in progress (index read, MRS not yet done) would kill the task with
- * SIGILL. The read then returns junk and the seqlock retry sees index 0, as in-tree.
+ * milliseconds while the task runs, and the task keeps migrating between the CPUs. EL0
+ * access must be on wherever the task runs: a read in progress (index read, MRS not yet
+ * done) that lands on a CPU without it dies with SIGILL. The MRS then returns junk and
+ * the seqlock retry sees the new index, as in-tree.
  */
 TEST_F(rdpmc, rotation_keeps_access)
 {
 	unsigned int n = apmu_pmu_counters(&self->pmu);
-	int status;
+	int status, flips = 0;
+	cpu_set_t set;
 	pid_t pid;
 
 	ASSERT_GT(n, 0U);
@@ -471,7 +378,14 @@ TEST_F(rdpmc, rotation_keeps_access)
 	ASSERT_GE(pid, 0);
 	if (!pid)
 		_exit(rdpmc_loop_under_rotation(self->pmu.type, n, 3));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	/* and migrate it between the two CPUs every millisecond or so meanwhile */
+	while (waitpid(pid, &status, WNOHANG) == 0) {
+		CPU_ZERO(&set);
+		CPU_SET(flips++ & 1, &set);
+		sched_setaffinity(pid, sizeof(set), &set);
+		usleep(1000);
+	}
+	TH_LOG("%d migrations forced", flips);
 	ASSERT_FALSE(WIFSIGNALED(status)) TH_LOG("reader killed by signal %d", WTERMSIG(status));
 	ASSERT_EQ(0, WEXITSTATUS(status));
 }

@@ -88,8 +88,6 @@ struct apmu_pmu;
  * @used: counter indexes in use
  * @pm_stopped: counter indexes (the first of a pair) whose running event was stopped by
  *		apmu_cpu_pm_save() and must be restarted by apmu_cpu_pm_restore()
- * @user_ctx: the task context whose rdpmc event was last placed here, while it may hold
- *	      EL0 access (user_access.c); NULL otherwise
  * @irq: this CPU's overflow SPI, when the PMU has one SPI per CPU; else 0
  * @irq_requested: @irq is requested
  */
@@ -98,7 +96,6 @@ struct apmu_cpu {
 	struct perf_event *events[APMU_NR_IDX];
 	DECLARE_BITMAP(used, APMU_NR_IDX);
 	DECLARE_BITMAP(pm_stopped, APMU_NR_IDX);
-	struct perf_event_context *user_ctx;
 	int irq;
 	bool irq_requested;
 };

@@ -227,8 +227,6 @@ static int apmu_add(struct perf_event *event, int flags)
 	/* a pair's overflow interrupt comes from its odd counter */
 	if (chained)
 		cpu->events[idx + 1] = event;
-	if (hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT)
-		cpu->user_ctx = event->ctx;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		apmu_start(event, PERF_EF_RELOAD);

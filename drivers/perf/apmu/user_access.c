@@ -6,9 +6,10 @@
  * gets PERF_EVENT_FLAG_USER_READ_CNT; the arch's arch_perf_update_userpage() then
  * publishes cap_user_rdpmc and pmc_width, and event_idx gives the counter. EL0 access
  * (PMUSERENR_EL0.ER|CR) is on only while the running task's context with such events is
- * scheduled in and the kernel.perf_user_access sysctl is 1; counters nobody uses read 0,
- * and a class of counters holding a CPU-wide event is withheld (see
- * apmu_user_access_allowed() for the one window where it is not).
+ * scheduled in and the kernel.perf_user_access sysctl is 1, and counters nobody uses then
+ * read 0. EL0 access is granted per class (every event counter, or PMCCNTR), not per
+ * counter: the counters of CPU-wide events on the same CPU are readable too, as in-tree
+ * (apmu.rst says so).
  *
  * The sysctl belongs to the in-tree driver, whose init registers it; when that init was
  * blacklisted (the only way apmu gets a PMU), apmu registers it with the same meaning.
@@ -26,14 +27,6 @@ static int apmu_sysctl_user_access __read_mostly;
 /* PMUSERENR_EL0 of each CPU, as last written by apmu: the EL0 access granted now */
 static DEFINE_PER_CPU(u64, apmu_userenr);
 static struct ctl_table_header *apmu_sysctl_header;
-
-/* The per-CPU cache mirrors the real PMUSERENR_EL0 only; a register model is its own. */
-static u64 apmu_userenr_get(struct apmu_pmu *pmu, int cpu)
-{
-	if (pmu->regs != &apmu_sysregs)
-		return pmu->regs->read(APMU_R_PMUSERENR, 0);
-	return per_cpu(apmu_userenr, cpu);
-}
 
 static void apmu_write_userenr(const struct apmu_regs *regs, u64 val)
 {
@@ -59,73 +52,35 @@ u64 apmu_user_access_get(struct apmu_pmu *pmu)
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_user_access_get);
 
-/* The PMUSERENR_EL0 bit that lets EL0 read counter @idx: CR for PMCCNTR, else ER. */
-static inline u64 apmu_user_class(int idx)
-{
-	return idx == APMU_IDX_CYCLE ? APMU_USERENR_CR : APMU_USERENR_ER;
-}
-
 /*
  * perf core's "events of this context are scheduled in" bits of
  * perf_event_context::is_active (EVENT_FLEXIBLE | EVENT_PINNED, private to
  * kernel/events/core.c). ctx_sched_out() clears them when the task is switched out,
  * before it removes the events in the pmu_disable()/pmu_enable() bracket that ends in
- * apmu's pmu_enable(); multiplexing rotation clears and sets them again inside one
- * bracket, so pmu_enable() never sees them clear for a task that keeps running.
+ * apmu's pmu_enable(); multiplexing rotation does not touch them.
  */
 #define APMU_CTX_SCHEDULED	0x3
 
 /*
- * Does the task context @ctx still want EL0 access: scheduled in, with user-read events
- * (perf_event_context::nr_user, which perf core keeps for exactly this; the in-tree
- * driver reads the same two fields through perf_cpu_task_ctx(), which modules cannot
- * call). This is the one place apmu reads perf core's context state; @ctx is the running
- * task's, taken from one of its events (perf_event::ctx), not from task_struct.
+ * Does the running task want EL0 access: its perf context is scheduled in and has
+ * user-read events (perf_event_context::nr_user, which perf core keeps for exactly
+ * this)? The in-tree driver reads the same two fields through perf_cpu_task_ctx(),
+ * which modules cannot call; this is the one place apmu reads perf core's context
+ * state. Called with IRQs off on the task's own CPU: perf frees a context only after
+ * RCU and after switching it out, so it cannot go away here.
+ *
+ * The answer depends on the context, not on which of its events are on the counters
+ * right now: perf's user-space read takes the index, then the MRS, and the task may be
+ * preempted, migrated or have its events rotated off the counters in between. The MRS
+ * must then return some value (which the mmap page's sequence count makes it retry),
+ * never fault: access may only go off where the task is switched out.
  */
-static bool apmu_task_ctx_wants_access(struct perf_event_context *ctx)
+static bool apmu_task_wants_user_access(void)
 {
-	return (READ_ONCE(ctx->is_active) & APMU_CTX_SCHEDULED) && READ_ONCE(ctx->nr_user);
-}
+	struct perf_event_context *ctx = READ_ONCE(current->perf_event_ctxp);
 
-/*
- * EL0 may read what the running task counts, nothing else. PMUSERENR_EL0 grants reads by
- * class only (ER: every event counter, CR: PMCCNTR; PMICNTR is never readable, it would
- * need EN), so a class that holds a counter of a CPU-wide event (perf_event::attach_state
- * without PERF_ATTACH_TASK: only the running task's task events are on the counters) is
- * withheld, and the task's own user-read events of that class publish index 0: perf's
- * user-space read then falls back to read(). Withholding happens where the grant starts
- * (the task's context switched in, or its first rdpmc event enabled), never under the
- * running task: it may be between reading the index and the MRS, which would then fault
- * (SIGILL). So a CPU-wide event that arrives while the task runs stays readable to it
- * until the task is next switched out (on a CPU that never switches, never); see
- * apmu.rst.
- */
-static u64 apmu_user_access_allowed(struct apmu_cpu *cpu)
-{
-	u64 allowed = APMU_USERENR_ER | APMU_USERENR_CR;
-	unsigned int idx;
-
-	for_each_set_bit(idx, cpu->used, APMU_IDX_INSTR) {
-		struct perf_event *event = cpu->events[idx];
-
-		if (event && !(event->attach_state & PERF_ATTACH_TASK))
-			allowed &= ~apmu_user_class(idx);
-	}
-	return allowed;
-}
-
-/* The user-read events of the running task on this CPU publish their (new) index. */
-static void apmu_user_access_publish(struct apmu_cpu *cpu)
-{
-	unsigned int idx;
-
-	for_each_set_bit(idx, cpu->used, APMU_NR_IDX) {
-		struct perf_event *event = cpu->events[idx];
-
-		if (event && event->hw.idx == idx &&
-		    (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
-			perf_event_update_userpage(event);
-	}
+	return ctx && READ_ONCE(ctx->nr_user) &&
+	       (READ_ONCE(ctx->is_active) & APMU_CTX_SCHEDULED);
 }
 
 /**
@@ -133,29 +88,21 @@ static void apmu_user_access_publish(struct apmu_cpu *cpu)
  * @pmu: instance
  * @cpu: this CPU's state
  *
- * Called from pmu_enable() (and when an rdpmc event is freed) with IRQs off. Access is
- * on while the task context whose rdpmc event apmu_add() last placed here is scheduled
- * in and still has rdpmc events, and kernel.perf_user_access is 1, as in-tree: it goes
- * off where perf switches the task out, not when its events merely rotate off the
- * counters (revoking then could make a read in progress fault). While access is on, the
- * counters nobody uses read 0: they may hold another context's counts.
+ * Called from pmu_enable() (and when an rdpmc event is freed) with IRQs off. Access
+ * (PMUSERENR_EL0.ER and CR) is on while kernel.perf_user_access is 1 and the running
+ * task wants it (see apmu_task_wants_user_access()); while it is on, every counter
+ * nobody uses reads 0, as it may hold another context's counts.
  */
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
-	struct perf_event_context *ctx = cpu->user_ctx;
 	u64 cur = apmu_user_access_get(pmu);
+	u64 val = APMU_USERENR_ER | APMU_USERENR_CR;
 	unsigned long unused;
 	unsigned int idx;
-	u64 mine = 0, val;
+	u64 mine = 0;
 
-	if (likely(!ctx)) {
+	if (likely(!READ_ONCE(apmu_sysctl_user_access)) || !apmu_task_wants_user_access()) {
 		if (unlikely(cur))
-			apmu_write_userenr(pmu->regs, 0);
-		return;
-	}
-	if (!READ_ONCE(apmu_sysctl_user_access) || !apmu_task_ctx_wants_access(ctx)) {
-		cpu->user_ctx = NULL;
-		if (cur)
 			apmu_write_userenr(pmu->regs, 0);
 		return;
 	}
@@ -163,21 +110,19 @@ void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 	unused = pmu->cnt_mask & ~mine & ~APMU_CNT_BIT_F0;
 	for_each_set_bit(idx, &unused, APMU_NR_IDX)
 		apmu_pmuv3_write_counter(pmu, idx, false, 0);
-	val = cur | apmu_user_access_allowed(cpu);
-	if (val == cur)
-		return;
-	apmu_write_userenr(pmu->regs, val);
-	apmu_user_access_publish(cpu);
+	if (cur != val)
+		apmu_write_userenr(pmu->regs, val);
 }
 
 /**
  * apmu_user_event_destroy() - an rdpmc event is being freed
  * @event: the event
  *
- * perf removes a closed event from its context only after the pmu_enable() that ends its
- * removal, so that pmu_enable() still counts it. Re-evaluate here, where it is gone: a
- * task that closed its last rdpmc event on this CPU loses EL0 access at once. (Closed
- * from elsewhere, the task's access ends at its next context switch.)
+ * perf removes a closed event from its context (and so from nr_user) only after the
+ * pmu_enable() that ends its removal, which still counts it. Re-evaluate here, where it
+ * is gone: a task that closed its last rdpmc event loses EL0 access at once on this CPU.
+ * (A task whose event another process closed loses it at its next context switch; it
+ * can no longer read that event anyway.)
  */
 void apmu_user_event_destroy(struct perf_event *event)
 {
@@ -203,21 +148,16 @@ void apmu_user_access_reset_cpu(struct apmu_pmu *pmu)
  * @event: the event
  *
  * Index 32 is PMCCNTR (idx 31). PMICNTR is never handed to user space: tools do not know
- * how to read it, so user-read INST_RETIRED events stay on event counters. 0 while the
- * counter's class is not granted on the event's CPU (see apmu_user_access_allowed()).
+ * how to read it, so user-read INST_RETIRED events stay on event counters.
  *
  * Return: the counter index plus one, or 0 when user space may not read the event.
  */
 int apmu_event_idx(struct perf_event *event)
 {
-	struct hw_perf_event *hwc = &event->hw;
-	int cpu = READ_ONCE(event->oncpu);
-
-	if (!(hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT) || hwc->idx < 0 || cpu < 0)
+	if (!READ_ONCE(apmu_sysctl_user_access) ||
+	    !(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT) || event->hw.idx < 0)
 		return 0;
-	if (!(apmu_userenr_get(to_apmu(event->pmu), cpu) & apmu_user_class(hwc->idx)))
-		return 0;
-	return hwc->idx + 1;
+	return event->hw.idx + 1;
 }
 
 static void apmu_user_access_off(void *regs)

@@ -264,62 +264,51 @@ static void user_read_never_gets_a_pair(struct kunit *test)
 						 APMU_GET_CHAIN), 0);
 }
 
-/* A task event of the running task, read from user space (rdpmc), in context @ctx */
-static void core_user_event(struct perf_event *ev, struct perf_event_context *ctx)
-{
-	ev->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
-	ev->attach_state = PERF_ATTACH_TASK;
-	ev->ctx = ctx;
-}
-
 /*
- * EL0 access is granted by class (ER: event counters, CR: PMCCNTR), never for a class
- * holding a CPU-wide event's counter when it is granted; it survives the task's events
- * rotating off the counters, and ends when the task is switched out or closes its last
- * rdpmc event.
+ * EL0 access (ER and CR) is on while the running task's perf context is scheduled in
+ * with rdpmc events, whether or not they are on the counters right now (rotation,
+ * migration: a read in progress must not fault); counters nobody uses then read 0; it
+ * goes off when the context is switched out, when its last rdpmc event is freed, and
+ * with the sysctl. The test thread plays the task: its perf_event_ctxp points at a fake
+ * context only while preemption is off, so perf core never sees it.
  */
-static void user_access_withholds_foreign_classes(struct kunit *test)
+static void user_access_follows_task_context(struct kunit *test)
 {
-	struct perf_event_context *tctx, *cctx;
-	struct perf_event *own, *cpu_wide, *own_cyc;
+	const u64 both = APMU_USERENR_ER | APMU_USERENR_CR;
+	struct perf_event_context *tctx;
+	struct perf_event *own, *other;
 	struct core_test *t;
 
 	t = core_setup(test, 6, APMU_PMUVER_V3P5, true);
 	tctx = kunit_kzalloc(test, sizeof(*tctx), GFP_KERNEL);
-	cctx = kunit_kzalloc(test, sizeof(*cctx), GFP_KERNEL);
-	KUNIT_ASSERT_TRUE(test, tctx && cctx);
-	cpu_wide = core_event(test, t, APMU_EV_CPU_CYCLES, 0, 0);
-	cpu_wide->ctx = cctx;
+	KUNIT_ASSERT_NOT_NULL(test, tctx);
 	own = core_event(test, t, APMU_EV_INST_RETIRED, 0, 0);
-	core_user_event(own, tctx);
-	own_cyc = core_event(test, t, 0x11, 0, 0);
-	core_user_event(own_cyc, tctx);
-	tctx->is_active = 0x3;		/* the task's context is scheduled in */
-	tctx->nr_user = 2;
+	own->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
+	other = core_event(test, t, 0x23, 0, 0);
+	tctx->nr_user = 1;
 	apmu_user_access_set(1);
 	preempt_disable();
+	WRITE_ONCE(current->perf_event_ctxp, tctx);
 
-	/* root's CPU-wide cycles on PMCCNTR: the task gets event counters only */
-	core_add(test, t, cpu_wide);
-	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
-	t->m.evcntr[5] = 0xdead;	/* a stale count of an earlier user */
+	/* switched in: ER and CR, a stale count in an unused counter zeroed */
+	tctx->is_active = 0x3;
+	t->m.evcntr[5] = 0xdead;
 	core_add(test, t, own);
-	KUNIT_EXPECT_EQ(test, t->m.userenr, APMU_USERENR_ER);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, both);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 0);
 	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), own->hw.idx + 1);
-	/* the task's own cycles event lands on an event counter (PMCCNTR is busy) */
-	core_add(test, t, own_cyc);
-	KUNIT_EXPECT_NE(test, own_cyc->hw.idx, APMU_IDX_CYCLE);
-	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own_cyc), own_cyc->hw.idx + 1);
-	/* rotated off the counters while the task runs: access stays (a read may be on) */
-	core_del(t, own_cyc);
+	/* rotated off the counters while the task runs: access stays */
 	core_del(t, own);
-	KUNIT_EXPECT_EQ(test, t->m.userenr, APMU_USERENR_ER);
-	/* a counter freed meanwhile is zeroed: it may hold someone's count */
-	t->m.evcntr[3] = 0xbeef;
+	core_add(test, t, other);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, both);
+	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), 0);
+	/* a counter freed meanwhile reads 0 at the next enable */
+	t->m.evcntr[4] = 0xbeef;
 	t->pmu.pmu.pmu_disable(&t->pmu.pmu);
 	t->pmu.pmu.pmu_enable(&t->pmu.pmu);
-	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0);
+	KUNIT_EXPECT_NE(test, t->m.evcntr[other->hw.idx], 0xbeef);
+	core_del(t, other);
 
 	/* switched out: perf clears is_active, then removes the events */
 	core_add(test, t, own);
@@ -327,36 +316,27 @@ static void user_access_withholds_foreign_classes(struct kunit *test)
 	core_del(t, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 
-	/* switched in while root's event holds an event counter: ER withheld, index 0 */
-	core_del(t, cpu_wide);
-	cpu_wide->hw.config_base = 0x23;
-	core_add(test, t, cpu_wide);
-	KUNIT_EXPECT_EQ(test, cpu_wide->hw.idx, 0);
+	/* the last rdpmc event closed: gone from the context, access ends at its free */
 	tctx->is_active = 0x3;
 	core_add(test, t, own);
-	KUNIT_EXPECT_EQ(test, t->m.userenr, APMU_USERENR_CR);
-	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), 0);
-	/* root's event goes away while the task runs: ER is granted, the index published */
-	core_del(t, cpu_wide);
-	KUNIT_EXPECT_EQ(test, t->m.userenr, APMU_USERENR_CR | APMU_USERENR_ER);
-	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), own->hw.idx + 1);
-
-	/* the last rdpmc event closed: gone from the context, access ends at its free */
 	core_del(t, own);
-	KUNIT_EXPECT_NE(test, t->m.userenr, 0);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, both);
 	tctx->nr_user = 0;
 	apmu_user_event_destroy(own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
-
-	/* the sysctl off: no access at all */
 	tctx->nr_user = 1;
+	WRITE_ONCE(current->perf_event_ctxp, NULL);
 	preempt_enable();
+
+	/* the sysctl off: revoked, and no access and no index after that */
 	apmu_user_access_set(0);
 	preempt_disable();
+	WRITE_ONCE(current->perf_event_ctxp, tctx);
 	core_add(test, t, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 	KUNIT_EXPECT_EQ(test, t->pmu.pmu.event_idx(own), 0);
 	core_del(t, own);
+	WRITE_ONCE(current->perf_event_ctxp, NULL);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
 }
@@ -386,7 +366,7 @@ static struct kunit_case apmu_core_cases[] = {
 	KUNIT_CASE(cpu_pm_restarts_only_running_events),
 	KUNIT_CASE(online_reinit_keeps_scheduled_events),
 	KUNIT_CASE(user_read_never_gets_a_pair),
-	KUNIT_CASE(user_access_withholds_foreign_classes),
+	KUNIT_CASE(user_access_follows_task_context),
 	KUNIT_CASE(foreign_cpu_untouched),
 	{}
 };
