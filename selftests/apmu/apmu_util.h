@@ -252,11 +252,13 @@ static inline int apmu_is_kernel_addr(uint64_t addr)
 /*
  * Run the calling task alone on @cpu with nothing to preempt it, like a nohz_full CPU
  * running one task: pinned there, SCHED_FIFO (kernel threads other than the stopper are
- * SCHED_OTHER) with the RT throttle off, unbound workqueues kept off @cpu and
- * vm.stat_interval long. The last two matter on Linux 6.12: its deadline server runs
- * SCHED_OTHER work despite an RT task, and per-CPU vmstat work (mm_percpu_wq) and unbound
- * kworkers came every second or two (seen with sched_switch tracing). The changes are
- * given 1.5 s to take effect, as work already queued runs once more.
+ * SCHED_OTHER) with the RT throttle off, every other task that may leave @cpu moved
+ * off it (as nohz_full's housekeeping does), unbound workqueues kept off it and
+ * vm.stat_interval long. The last three matter on Linux 6.12: its deadline server runs
+ * SCHED_OTHER work despite an RT task, and rcu_preempt, per-CPU vmstat work
+ * (mm_percpu_wq) and unbound kworkers came every second or two (seen with sched_switch
+ * tracing). The changes are given 1.5 s to take effect, as work already queued runs once
+ * more.
  * A task event's counter is then never restarted by a context switch.
  * apmu_alone_end() puts everything back.
  */
@@ -264,9 +266,38 @@ static inline int apmu_is_kernel_addr(uint64_t addr)
 #define APMU_STAT_INTVL	"/proc/sys/vm/stat_interval"
 #define APMU_WQ_CPUMASK	"/sys/devices/virtual/workqueue/cpumask"
 
+#define APMU_ALONE_MAX	512
+
 struct apmu_alone {
 	char rt_runtime[32], stat_interval[32], wq_cpumask[64];
+	int nr_moved;
+	pid_t moved[APMU_ALONE_MAX];	/* tasks moved off the CPU, to put back */
+	cpu_set_t moved_mask[APMU_ALONE_MAX];
 };
+
+/* Move every task but this one that may run elsewhere off @cpu */
+static inline void apmu_alone_move_others(struct apmu_alone *a, int cpu)
+{
+	DIR *dir = opendir("/proc");
+	struct dirent *d;
+	cpu_set_t set;
+	pid_t pid;
+
+	a->nr_moved = 0;
+	if (!dir)
+		return;
+	while ((d = readdir(dir)) && a->nr_moved < APMU_ALONE_MAX) {
+		pid = atoi(d->d_name);
+		if (pid <= 0 || pid == getpid() ||
+		    sched_getaffinity(pid, sizeof(set), &set) || !CPU_ISSET(cpu, &set))
+			continue;
+		a->moved_mask[a->nr_moved] = set;
+		CPU_CLR(cpu, &set);
+		if (CPU_COUNT(&set) && !sched_setaffinity(pid, sizeof(set), &set))
+			a->moved[a->nr_moved++] = pid;
+	}
+	closedir(dir);
+}
 
 static inline int apmu_alone_begin(struct apmu_alone *a, int cpu)
 {
@@ -283,6 +314,7 @@ static inline int apmu_alone_begin(struct apmu_alone *a, int cpu)
 	if (apmu_read_file(APMU_RT_RUNTIME, a->rt_runtime, sizeof(a->rt_runtime)) ||
 	    apmu_write_file(APMU_RT_RUNTIME, "-1") || apmu_pin(cpu))
 		return -1;
+	apmu_alone_move_others(a, cpu);
 	usleep(1500000);
 	return sched_setscheduler(0, SCHED_FIFO, &sp);
 }
@@ -294,6 +326,10 @@ static inline int apmu_alone_end(struct apmu_alone *a)
 	int ret;
 
 	ret = sched_setscheduler(0, SCHED_OTHER, &sp);
+	/* a task may have exited meanwhile: not an error */
+	while (a->nr_moved--)
+		sched_setaffinity(a->moved[a->nr_moved], sizeof(cpu_set_t),
+				  &a->moved_mask[a->nr_moved]);
 	ret |= apmu_write_file(APMU_RT_RUNTIME, a->rt_runtime);
 	if (a->stat_interval[0])
 		ret |= apmu_write_file(APMU_STAT_INTVL, a->stat_interval);
