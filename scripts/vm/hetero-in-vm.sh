@@ -37,4 +37,22 @@ tap 6 "cpu1 offline and back: its SPI is pinned to cpu1 again" \
 		test \"\$(cat /proc/irq/$irq57/smp_affinity_list)\" = 1"
 tap 7 "cpu1 counts again after coming back" only_on 2 $a57 $a53
 section_end hetero 0
+
+# kselftests: a task on both clusters, pinned events, an unprivileged foreign event
+section "kselftest:apmu_hetero"
+./apmu_hetero
+section_end "kselftest:apmu_hetero" $?
+
+# again on 32-bit event counters (the cores of such systems mostly have no other kind)
+section "kselftest:apmu_hetero:32bit"
+if rmmod apmu && insmod ./apmu.ko long_counters=0; then
+	./apmu_hetero
+	rc=$?
+	rmmod apmu || rc=1
+else
+	echo "1..1"
+	echo "not ok 1 reload apmu.ko long_counters=0"
+	rc=1
+fi
+section_end "kselftest:apmu_hetero:32bit" $rc
 exit 0

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/ioctl.h>
@@ -26,16 +27,22 @@
 
 FIXTURE(apmu) {
 	struct apmu_pmu_info pmu;
+	char time_pct[16];	/* perf_cpu_time_max_percent to put back, if set */
 };
+
+#define TIME_PCT	"/proc/sys/kernel/perf_cpu_time_max_percent"
 
 FIXTURE_SETUP(apmu)
 {
+	self->time_pct[0] = '\0';
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
 }
 
 FIXTURE_TEARDOWN(apmu)
 {
+	if (self->time_pct[0])
+		apmu_write_file(TIME_PCT, self->time_pct);
 }
 
 TEST_F(apmu, sysfs_type_cpus_format)
@@ -475,21 +482,6 @@ TEST_F(apmu, every_listed_event_counts)
 	ASSERT_GE(n, 2U);
 }
 
-static int set_online(int cpu, int on)
-{
-	char path[64];
-	FILE *f;
-	int ret;
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	f = fopen(path, "w");
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%d", on) < 0;
-	ret |= fclose(f) != 0;
-	return ret ? -1 : 0;
-}
-
 /*
  * cpu1 goes offline and back while a per-CPU event on it and a task event are open.
  * Perf core (6.12) switches a per-CPU event off when its CPU goes away and does not
@@ -514,11 +506,11 @@ TEST_F(apmu, cpu_offline_online_keeps_counts)
 	ASSERT_GE(ftask, 0);
 	usleep(20000);
 	ASSERT_EQ((ssize_t)sizeof(c0), read(fcpu, &c0, sizeof(c0)));
-	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, apmu_set_online(1, 0));
 	ASSERT_EQ((ssize_t)sizeof(c1), read(fcpu, &c1, sizeof(c1)));
 	spin(100000);
 	ASSERT_EQ((ssize_t)sizeof(t0), read(ftask, &t0, sizeof(t0)));
-	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, apmu_set_online(1, 1));
 	usleep(20000);
 	ASSERT_EQ((ssize_t)sizeof(c2), read(fcpu, &c2, sizeof(c2)));
 	spin(100000);
@@ -538,6 +530,225 @@ TEST_F(apmu, cpu_offline_online_keeps_counts)
 	close(fnew);
 	close(fcpu);
 	close(ftask);
+}
+
+/*
+ * A hotplug storm: STORM_CYCLES offline/online cycles of cpu1 under CPU-wide counting and
+ * sampling. While cpu1 comes up, a second thread opens a CPU-wide cycles event on it as
+ * soon as perf takes one (from CPUHP_AP_PERF_ONLINE, before the online callbacks of
+ * modules have run): such an event must count once cpu1 is up, not be zeroed by a late
+ * PMU reset. Meanwhile a workload pinned to cpu0 runs a known number of loops under
+ * CPU-wide counting and sampling on cpu0, whose counts must match it afterwards. Events
+ * on cpu1 opened before the storm are switched off by perf core (6.12) at the first
+ * offline and stay off: their counts must survive. The console is checked for splats.
+ */
+#define STORM_CYCLES	100
+#define STORM_CHUNK	1000000UL	/* spin() iterations per workload chunk */
+#define STORM_PERIOD	1000000ULL	/* cpu0 sampling period, cycles */
+
+struct storm {
+	int armed;			/* the cycle whose online the opener races */
+	int stop;
+	int fd[STORM_CYCLES];
+};
+
+#define LOAD(x)		__atomic_load_n(&(x), __ATOMIC_SEQ_CST)
+#define STORE(x, v)	__atomic_store_n(&(x), (v), __ATOMIC_SEQ_CST)
+
+static void *storm_opener(void *arg)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = PERF_TYPE_HARDWARE,
+		.config = PERF_COUNT_HW_CPU_CYCLES,
+		.read_format = PERF_FORMAT_TOTAL_TIME_RUNNING,
+	};
+	struct storm *st = arg;
+	int i, fd;
+
+	while (!LOAD(st->stop)) {
+		i = LOAD(st->armed);
+		if (i < 0 || LOAD(st->fd[i]) >= 0) {
+			usleep(100);
+			continue;
+		}
+		fd = apmu_perf_open(&attr, -1, 1, -1, 0);	/* ENODEV until perf has cpu1 */
+		if (fd >= 0)
+			STORE(st->fd[i], fd);
+	}
+	return NULL;
+}
+
+/* Count the PERF_RECORD_SAMPLE, _LOST and _THROTTLE records of a ring */
+static void storm_ring(void *ring, size_t size, unsigned int *samples, unsigned int *lost,
+		       unsigned int *throttled)
+{
+	struct perf_event_mmap_page *pc = ring;
+	char *data = (char *)ring + getpagesize();
+	uint64_t head = pc->data_head, tail;
+
+	__sync_synchronize();
+	*samples = 0;
+	*lost = 0;
+	*throttled = 0;
+	for (tail = pc->data_tail; tail < head;) {
+		struct perf_event_header *h = (void *)(data + tail % size);
+
+		*samples += h->type == PERF_RECORD_SAMPLE;
+		*lost += h->type == PERF_RECORD_LOST;
+		*throttled += h->type == PERF_RECORD_THROTTLE;
+		tail += h->size;
+	}
+}
+
+TEST_F_TIMEOUT(apmu, hotplug_storm_counting_sampling, 300)
+{
+	struct perf_event_attr cnt = {
+		.size = sizeof(cnt),
+		.type = self->pmu.type,
+		.config = 0x08,			/* INST_RETIRED, user */
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+	};
+	struct perf_event_attr smp = {
+		.size = sizeof(smp),
+		.type = self->pmu.type,
+		.config = 0x11,			/* CPU_CYCLES, all ELs */
+		.sample_period = STORM_PERIOD,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_CPU,
+	};
+	size_t psz = getpagesize(), rsize = 64 * psz;
+	uint64_t c0, task, s0, c1a, c1b, s1a, s1b, loops;
+	unsigned int i, stuck = 0, raced = 0, unscheduled = 0, samples, lost, throttled;
+	struct { uint64_t val, run; } ra, rb;
+	int f0, ftask, fs0, f1, fs1, pfd[2], status;
+	uint64_t *shared;
+	struct storm *st;
+	pthread_t thr;
+	void *ring;
+	pid_t child;
+
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		SKIP(return, "cpu1 cannot be offlined here (no second CPU or no hotplug)");
+	/*
+	 * Sampling handlers are slow under QEMU with lockdep, more so around hotplug: perf
+	 * would lower kernel.perf_event_max_sample_rate for every later test. Its CPU-time
+	 * limit is off during the storm (1000 samples a second cannot hang anything).
+	 */
+	ASSERT_EQ(0, apmu_read_file(TIME_PCT, self->time_pct, sizeof(self->time_pct)));
+	ASSERT_EQ(0, apmu_write_file(TIME_PCT, "0"));
+	shared = mmap(NULL, psz, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, shared);
+	st = (struct storm *)(shared + 2);
+	STORE(st->armed, -1);
+	STORE(st->stop, 0);
+	for (i = 0; i < STORM_CYCLES; i++)
+		st->fd[i] = -1;
+	ASSERT_EQ(0, apmu_pin(0));
+
+	/* the workload: chunks of spin() on cpu0 until told to stop, counted in shared[0] */
+	ASSERT_EQ(0, pipe(pfd));
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child) {
+		char c;
+
+		if (read(pfd[0], &c, 1) != 1)
+			_exit(1);
+		while (!LOAD(shared[1])) {
+			spin(STORM_CHUNK);
+			STORE(shared[0], shared[0] + 1);
+		}
+		_exit(0);
+	}
+	ftask = apmu_perf_open(&cnt, child, -1, -1, 0);
+	ASSERT_GE(ftask, 0) TH_LOG("workload event: %s", strerror(errno));
+	f0 = apmu_perf_open(&cnt, -1, 0, -1, 0);
+	ASSERT_GE(f0, 0) TH_LOG("cpu0 counting: %s", strerror(errno));
+	fs0 = apmu_perf_open(&smp, -1, 0, -1, 0);
+	ASSERT_GE(fs0, 0) TH_LOG("cpu0 sampling: %s", strerror(errno));
+	ring = mmap(NULL, rsize + psz, PROT_READ | PROT_WRITE, MAP_SHARED, fs0, 0);
+	ASSERT_NE(MAP_FAILED, ring);
+	f1 = apmu_perf_open(&cnt, -1, 1, -1, 0);
+	ASSERT_GE(f1, 0) TH_LOG("cpu1 counting: %s", strerror(errno));
+	fs1 = apmu_perf_open(&smp, -1, 1, -1, 0);
+	ASSERT_GE(fs1, 0) TH_LOG("cpu1 sampling: %s", strerror(errno));
+	ASSERT_EQ(1, write(pfd[1], "g", 1));
+	ASSERT_EQ(0, pthread_create(&thr, NULL, storm_opener, st));
+
+	usleep(10000);
+	ASSERT_EQ((ssize_t)sizeof(c1a), read(f1, &c1a, sizeof(c1a)));
+	ASSERT_EQ((ssize_t)sizeof(s1a), read(fs1, &s1a, sizeof(s1a)));
+	for (i = 0; i < STORM_CYCLES; i++) {
+		ASSERT_EQ(0, apmu_set_online(1, 0)) TH_LOG("cycle %u: offline", i);
+		STORE(st->armed, i);
+		ASSERT_EQ(0, apmu_set_online(1, 1)) TH_LOG("cycle %u: online", i);
+		raced += LOAD(st->fd[i]) >= 0;
+		while (LOAD(st->fd[i]) < 0)
+			usleep(100);
+		STORE(st->armed, -1);
+		/*
+		 * cpu1 is up: an event perf runs must count, idle cycles included. perf
+		 * core 6.12 itself sometimes never schedules an event opened in this
+		 * window (time_running stays 0, with the in-tree driver as well): not
+		 * the driver's to count, so only logged.
+		 */
+		ASSERT_EQ((ssize_t)sizeof(ra), read(st->fd[i], &ra, sizeof(ra)));
+		usleep(2000);
+		ASSERT_EQ((ssize_t)sizeof(rb), read(st->fd[i], &rb, sizeof(rb)));
+		if (rb.run == ra.run)
+			unscheduled++;
+		else if (rb.val - ra.val < 1000000 && stuck++ < 5)
+			TH_LOG("cycle %u: cpu1 event opened during online ran %llu ns, counted %llu",
+			       i, (unsigned long long)(rb.run - ra.run),
+			       (unsigned long long)(rb.val - ra.val));
+		close(st->fd[i]);
+	}
+	STORE(st->stop, 1);
+	pthread_join(thr, NULL);
+	STORE(shared[1], 1);
+	ASSERT_EQ(child, waitpid(child, &status, 0));
+	loops = LOAD(shared[0]);
+
+	ASSERT_EQ((ssize_t)sizeof(task), read(ftask, &task, sizeof(task)));
+	ASSERT_EQ((ssize_t)sizeof(c0), read(f0, &c0, sizeof(c0)));
+	ASSERT_EQ((ssize_t)sizeof(s0), read(fs0, &s0, sizeof(s0)));
+	ASSERT_EQ((ssize_t)sizeof(c1b), read(f1, &c1b, sizeof(c1b)));
+	ASSERT_EQ((ssize_t)sizeof(s1b), read(fs1, &s1b, sizeof(s1b)));
+	storm_ring(ring, rsize, &samples, &lost, &throttled);
+	TH_LOG("%u cycles (%u opens won the online race), %u stuck events, %u never scheduled by perf",
+	       STORM_CYCLES, raced, stuck, unscheduled);
+	TH_LOG("workload: %llu loops = %llu user instructions; its event %llu; cpu0 inst:u %llu",
+	       (unsigned long long)loops, (unsigned long long)(2 * STORM_CHUNK * loops),
+	       (unsigned long long)task, (unsigned long long)c0);
+	TH_LOG("cpu0 cycles %llu: %u samples, %u lost, %u throttled", (unsigned long long)s0,
+	       samples, lost, throttled);
+	TH_LOG("cpu1 before/after the storm: inst:u %llu/%llu, cycles %llu/%llu",
+	       (unsigned long long)c1a, (unsigned long long)c1b, (unsigned long long)s1a,
+	       (unsigned long long)s1b);
+	EXPECT_EQ(0U, stuck);
+	/* the loops ran on cpu0, under both its task event and cpu0's CPU-wide event */
+	EXPECT_GE(task, 2 * STORM_CHUNK * loops);
+	/*
+	 * Not far above: QEMU adds other work to a user count (apmu_util.h), measured
+	 * up to 4% here with cpu1 going up and down meanwhile.
+	 */
+	EXPECT_LE(task, 2 * STORM_CHUNK * (loops + 1) + 2 * STORM_CHUNK * loops / 4);
+	EXPECT_GE(c0, task);
+	/* cpu0 sampled all along: one sample per period (perf may throttle: not below half) */
+	EXPECT_EQ(0U, lost);
+	EXPECT_LE(samples, s0 / STORM_PERIOD + 1);
+	EXPECT_GE(samples, s0 / STORM_PERIOD / 2);
+	/* cpu1's events from before the storm: switched off, nothing lost */
+	EXPECT_GE(c1b, c1a);
+	EXPECT_GE(s1b, s1a);
+	munmap(ring, rsize + psz);
+	close(fs1);
+	close(f1);
+	close(fs0);
+	close(f0);
+	close(ftask);
+	munmap(shared, psz);
 }
 
 TEST_F(apmu, cycles_monotonic)
@@ -604,19 +815,28 @@ static const struct bad_attr bad_attrs[] = {
 	  { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_BRANCH_INSTRUCTIONS }, ENOENT },
 	{ "hardware: ref-cycles has no PMUv3 mapping",
 	  { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_REF_CPU_CYCLES }, ENOENT },
+	/* out of range is -EINVAL, as in-tree and on x86; -ENOENT is for a valid event */
 	{ "hardware: config PERF_COUNT_HW_MAX",
-	  { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_MAX }, ENOENT },
-	{ "hardware: config 0xffff", { .type = PERF_TYPE_HARDWARE, .config = 0xffff }, ENOENT },
+	  { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_MAX }, EINVAL },
+	{ "hardware: config 0xffff", { .type = PERF_TYPE_HARDWARE, .config = 0xffff }, EINVAL },
+	{ "hardware (extended type): config PERF_COUNT_HW_MAX",
+	  { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_MAX | (__u64)OWN << 32 },
+	  EINVAL },
 	{ "cache: L1D read access not in PMCEID",
 	  { .type = PERF_TYPE_HW_CACHE, .config = HW_CACHE(0, 0, 0) }, ENOENT, "l1d_cache" },
 	{ "cache: L1D prefetch has no mapping",
 	  { .type = PERF_TYPE_HW_CACHE, .config = HW_CACHE(0, 2, 0) }, ENOENT },
 	{ "cache: op beyond PERF_COUNT_HW_CACHE_OP_MAX",
-	  { .type = PERF_TYPE_HW_CACHE, .config = HW_CACHE(0, 3, 0) }, ENOENT },
+	  { .type = PERF_TYPE_HW_CACHE, .config = HW_CACHE(0, 3, 0) }, EINVAL },
+	{ "cache: type PERF_COUNT_HW_CACHE_MAX",
+	  { .type = PERF_TYPE_HW_CACHE, .config = HW_CACHE(7, 0, 0) }, EINVAL },
 	{ "cache: type 0xff", { .type = PERF_TYPE_HW_CACHE, .config = HW_CACHE(0xff, 0, 0) },
-	  ENOENT },
+	  EINVAL },
+	{ "cache: result beyond PERF_COUNT_HW_CACHE_RESULT_MAX",
+	  { .type = PERF_TYPE_HW_CACHE, .config = HW_CACHE(0, 0, 2) }, EINVAL },
+	/* in-tree ignores config[63:24]; apmu refuses bits outside the fields (apmu.rst) */
 	{ "cache: config bit 24", { .type = PERF_TYPE_HW_CACHE, .config = 1ULL << 24 },
-	  ENOENT },
+	  EINVAL },
 	{ "sampling at a frequency above perf_event_max_sample_rate",
 	  { .type = OWN, .config = 0x11, .freq = 1, .sample_freq = 1U << 30 }, EINVAL },
 	{ "branch stack", { .type = OWN, .config = 0x11, .sample_period = 100000,
@@ -659,6 +879,8 @@ TEST_F(apmu, bad_attrs_errno)
 		attr.size = sizeof(attr);
 		if (attr.type == OWN)
 			attr.type = self->pmu.type;
+		if (attr.config >> 32 == OWN)
+			attr.config = (__u32)attr.config | (__u64)self->pmu.type << 32;
 		errno = 0;
 		fd = b->cpu_wide ? apmu_perf_open(&attr, -1, 0, -1, 0) :
 				   apmu_perf_open(&attr, 0, -1, -1, 0);
@@ -676,77 +898,220 @@ TEST_F(apmu, bad_attrs_errno)
 }
 
 /*
- * The 32-bit event counter path: apmu loaded with long_counters=0 (PMCR_EL0.LP clear) and
- * test_counter_start near 2^32, so counts cross the 32-bit wrap within a few thousand
- * instructions and are extended through the real overflow interrupt.
+ * exclude_host and exclude_guest together leave nothing to count: the event opens (as
+ * in-tree) and counts exactly 0, whatever runs, on both kinds of counter.
  */
+TEST_F(apmu, exclude_host_and_guest_counts_nothing)
+{
+	static const __u64 configs[] = { 0x11, 0x08 };	/* PMCCNTR, an event counter */
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.exclude_host = 1,
+		.exclude_guest = 1,
+	};
+	unsigned int i;
+	uint64_t c;
+	int fd;
+
+	for (i = 0; i < 2; i++) {
+		attr.config = configs[i];
+		fd = apmu_perf_open(&attr, 0, -1, -1, 0);
+		ASSERT_GE(fd, 0) TH_LOG("config 0x%llx: %s", configs[i], strerror(errno));
+		spin(1000000);
+		syscall(__NR_getppid);
+		ASSERT_EQ((ssize_t)sizeof(c), read(fd, &c, sizeof(c)));
+		close(fd);
+		EXPECT_EQ(0ULL, c)
+			TH_LOG("config 0x%llx counted %llu", configs[i], (unsigned long long)c);
+	}
+}
+
+/*
+ * The 32-bit event counter path: apmu loaded with long_counters=0 (PMCR_EL0.LP clear, as on
+ * every core before PMUv3p5: Cortex-A53/A55/A57/A72/A76, Neoverse N1). A counting event
+ * takes 2^31 events from its half-range start to its first overflow and 2^31 between the
+ * following ones, so wraps take real work: each test retires 5e9 user instructions, four
+ * overflows of every 32-bit counter, with no read() in between that could hide a lost one.
+ *
+ * The reference is the cycle counter leading the same group: PMCCNTR_EL0 is 64-bit
+ * (PMCR_EL0.LC) whatever long_counters says, and under QEMU -icount shift=0 one cycle is
+ * one instruction, so over the same window cycles:u and inst_retired:u are equal, a timer
+ * tick included (it adds to both, see apmu_util.h).
+ */
+#define WRAP_ITERS	2500000000UL	/* 5e9 instructions */
+#define WRAP_PERIOD	0x88000000ULL	/* > 2^31: capped at 2^31 per arming, 2 samples */
+#define WRAP_RING_PAGES	8
+
 FIXTURE(apmu32) {
 	struct apmu_pmu_info pmu;
-	unsigned long start;
+	struct apmu_alone alone;
+	int alone_on;
 };
 
 FIXTURE_SETUP(apmu32)
 {
 	char buf[32];
 
+	self->alone_on = 0;
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
 	ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, "caps/long_counters", buf, sizeof(buf)));
 	if (buf[0] != '0')
-		SKIP(return, "event counters are 64-bit (PMCR_EL0.LP): load apmu with long_counters=0 to test the 32-bit path");
-	ASSERT_EQ(0, apmu_read_param("test_counter_start", buf, sizeof(buf)));
-	self->start = strtoul(buf, NULL, 0);
-	ASSERT_GT(self->start, 0xf0000000UL)
-		TH_LOG("load apmu with test_counter_start close to 2^32 for this test");
+		SKIP(return, "64-bit event counters: load apmu with long_counters=0 for this");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs a second CPU for the workload to run alone on");
 }
 
 FIXTURE_TEARDOWN(apmu32)
 {
+	if (self->alone_on && apmu_alone_end(&self->alone))
+		TH_LOG("could not put the scheduler settings back: %s", strerror(errno));
 }
 
-static void check_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *self,
-		       __u64 config1)
+struct wrap_result {
+	uint64_t cycles, inst, inst_long, inst_sampled, switches;
+	unsigned int samples, bad_period;
+};
+
+/*
+ * One group on @pid/@cpu: cycles:u (the reference), inst_retired:u counting, the same
+ * with config1 "long", the same sampling with a period above 2^31, and the context
+ * switches. This task runs spin(WRAP_ITERS) alone on cpu1 (apmu_alone_begin()). A CPU-wide
+ * event is never restarted by a context switch, so it sees every wrap whatever runs; a
+ * task event is restarted at each switch of its task, which hides a lost wrap unless the
+ * task ran 2^32 instructions without one. On Linux 6.12 the stopper and the deadline
+ * server still preempt a SCHED_FIFO task a few times a second (seen: 1 to 4 switches in
+ * 5 s), so the task case is exact either way but only shows the old bug without them.
+ */
+static void run_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *self,
+		     pid_t pid, int cpu, struct wrap_result *res)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
 		.type = self->pmu.type,
-		.config = 0x08,
-		.config1 = config1,
-		.disabled = 1,
+		.config = 0x11,			/* CPU_CYCLES: PMCCNTR_EL0 */
 		.exclude_kernel = 1,
+		.exclude_hv = 1,
+		.disabled = 1,
+		.read_format = PERF_FORMAT_GROUP,
 	};
-	unsigned long long irq0, irq1;
-	uint64_t a, b;
-	int fd;
+	struct perf_event_attr sw = {
+		.size = sizeof(sw),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+	};
+	size_t psz = getpagesize(), size = WRAP_RING_PAGES * psz;
+	struct { uint64_t nr, v[5]; } r;
+	struct perf_event_mmap_page *pc;
+	int lead, fi, fl, fs, fsw;
+	uint64_t head, tail;
+	char *data;
+	void *ring;
 
-	fd = apmu_perf_open(&attr, 0, -1, -1, 0);
-	ASSERT_GE(fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
-	count_spin(fd, 1000);
-	a = count_spin(fd, 1000);
-	irq0 = apmu_irqs();
-	/* 2 * 100000 more instructions from the start value: past the wrap at 2^32 */
-	b = count_spin(fd, 101000);
-	irq1 = apmu_irqs();
-	close(fd);
-	TH_LOG("start 0x%lx: %llu then %llu instructions, %llu overflow interrupts",
-	       self->start, (unsigned long long)a, (unsigned long long)b, irq1 - irq0);
-	ASSERT_GT(2 * 101000ULL, 0xffffffffULL - self->start);
-	ASSERT_EQ(200000ULL, b - a);
-	ASSERT_GE(irq1 - irq0, 1ULL);
+	memset(res, 0, sizeof(*res));
+	if (!self->alone_on) {
+		self->alone_on = 1;
+		ASSERT_EQ(0, apmu_alone_begin(&self->alone, 1))
+			TH_LOG("cpu1 alone: %s", strerror(errno));
+	}
+	lead = apmu_perf_open(&attr, pid, cpu, -1, 0);
+	ASSERT_GE(lead, 0) TH_LOG("cycles: %s", strerror(errno));
+	attr.disabled = 0;
+	attr.config = 0x08;			/* INST_RETIRED: an event counter */
+	fi = apmu_perf_open(&attr, pid, cpu, lead, 0);
+	ASSERT_GE(fi, 0) TH_LOG("inst_retired: %s", strerror(errno));
+	attr.config1 = 1;			/* long */
+	fl = apmu_perf_open(&attr, pid, cpu, lead, 0);
+	ASSERT_GE(fl, 0) TH_LOG("inst_retired,long: %s", strerror(errno));
+	attr.config1 = 0;
+	attr.sample_period = WRAP_PERIOD;
+	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
+	fs = apmu_perf_open(&attr, pid, cpu, lead, 0);
+	ASSERT_GE(fs, 0) TH_LOG("sampling inst_retired: %s", strerror(errno));
+	ring = mmap(NULL, size + psz, PROT_READ | PROT_WRITE, MAP_SHARED, fs, 0);
+	ASSERT_NE(MAP_FAILED, ring);
+	/* a software member: counts switches over exactly the same window */
+	fsw = apmu_perf_open(&sw, pid, cpu, lead, 0);
+	ASSERT_GE(fsw, 0) TH_LOG("context switches: %s", strerror(errno));
+
+	ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	spin(WRAP_ITERS);
+	ioctl(lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	ASSERT_EQ((ssize_t)sizeof(r), read(lead, &r, sizeof(r)));
+	ASSERT_EQ(5ULL, r.nr);
+	res->switches = r.v[4];
+	res->cycles = r.v[0];
+	res->inst = r.v[1];
+	res->inst_long = r.v[2];
+	res->inst_sampled = r.v[3];
+
+	pc = ring;
+	data = (char *)ring + psz;
+	head = pc->data_head;
+	__sync_synchronize();
+	for (tail = pc->data_tail; tail < head;) {
+		struct perf_event_header *h = (void *)(data + tail % size);
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			uint64_t *v = (uint64_t *)(h + 1);	/* ip, period */
+
+			res->samples++;
+			res->bad_period += v[1] != WRAP_PERIOD;
+		}
+		tail += h->size;
+	}
+	munmap(ring, size + psz);
+	close(fsw);
+	close(fs);
+	close(fl);
+	close(fi);
+	close(lead);
 }
 
-TEST_F(apmu32, wrap_32bit_exact)
+static void check_wrap(struct __test_metadata *_metadata, const struct wrap_result *res)
 {
-	check_wrap(_metadata, self, 0);
+	TH_LOG("cycles:u %llu, inst_retired:u %llu, long %llu, sampling %llu",
+	       (unsigned long long)res->cycles, (unsigned long long)res->inst,
+	       (unsigned long long)res->inst_long, (unsigned long long)res->inst_sampled);
+	TH_LOG("%u samples, %llu context switches", res->samples,
+	       (unsigned long long)res->switches);
+	/* the loop, plus a few ticks' worth (under 1%) */
+	ASSERT_GE(res->cycles, 2 * WRAP_ITERS);
+	ASSERT_LT(res->cycles, 2 * WRAP_ITERS + 2 * WRAP_ITERS / 100);
+	/* exact: a lost wrap would be 2^32 short */
+	EXPECT_EQ(res->cycles, res->inst);
+	EXPECT_EQ(res->cycles, res->inst_long);
+	EXPECT_EQ(res->cycles, res->inst_sampled);
+	EXPECT_EQ(res->inst_sampled / WRAP_PERIOD, (uint64_t)res->samples);
+	EXPECT_EQ(0U, res->bad_period);
 }
 
 /*
- * "long" on 32-bit counters: a CHAIN pair where PMCEID has CHAIN; QEMU has none, so the
- * count is extended through the interrupt, just as exact.
+ * Task events of this task, pinned alone to cpu1. Only a run without a context switch
+ * shows a lost wrap, so a run with one is followed by another, up to two. (Seen: none
+ * when this test runs first in its process, 4 in every run after the CPU-wide one.)
  */
-TEST_F(apmu32, wrap_32bit_exact_long)
+TEST_F_TIMEOUT(apmu32, task_exact_across_wraps, 180)
 {
-	check_wrap(_metadata, self, 1);
+	struct wrap_result res;
+	int run;
+
+	for (run = 0; run < 2; run++) {
+		run_wrap(_metadata, self, 0, -1, &res);
+		check_wrap(_metadata, &res);
+		if (!res.switches)
+			break;
+	}
+}
+
+/* The same as CPU-wide events on cpu1, where this task runs alone */
+TEST_F_TIMEOUT(apmu32, cpu_wide_exact_across_wraps, 180)
+{
+	struct wrap_result res;
+
+	run_wrap(_metadata, self, -1, 1, &res);
+	check_wrap(_metadata, &res);
 }
 
 /*

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kselftests for apmu's user-space counter reads (rdpmc): the kernel.perf_user_access
- * sysctl, the mmap page protocol, EL0 access rules and no leaks between tasks.
+ * sysctl, the mmap page protocol, EL0 access rules, no leaks between tasks, and on
+ * 32-bit event counters (rdpmc32) reads past 2^31 and 2^32 and no CHAIN pair for rdpmc.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -12,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sched.h>
-#include <setjmp.h>
 #include <signal.h>
+#include <setjmp.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
@@ -271,6 +272,207 @@ TEST_F(rdpmc, no_stale_values_from_other_tasks)
 	}
 	kill(child, SIGKILL);
 	waitpid(child, NULL, 0);
+}
+
+/*
+ * rdpmc on 32-bit event counters (apmu loaded with long_counters=0): user space reads
+ * the counter at pmc_width 32, sign-extends it and adds the page's offset. That must
+ * equal read() however far the count went, here past 2^31 and past 2^32 user
+ * instructions, so through several re-armings of the counter by its overflow interrupt.
+ */
+FIXTURE(rdpmc32) {
+	struct apmu_pmu_info pmu;
+	struct apmu_alone alone;
+	int fd, fd2, alone_on;
+	volatile struct perf_event_mmap_page *pc;
+};
+
+FIXTURE_SETUP(rdpmc32)
+{
+	char buf[8];
+
+	self->fd = -1;
+	self->fd2 = -1;
+	self->alone_on = 0;
+	self->pc = NULL;
+	if (apmu_find_pmu(&self->pmu))
+		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
+	ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, "caps/long_counters", buf, sizeof(buf)));
+	if (buf[0] != '0')
+		SKIP(return, "64-bit event counters: load apmu with long_counters=0 for this");
+	ASSERT_EQ(0, write_sysctl_user_access(1))
+		TH_LOG("kernel.perf_user_access missing: apmu must register it");
+}
+
+FIXTURE_TEARDOWN(rdpmc32)
+{
+	if (self->alone_on && apmu_alone_end(&self->alone))
+		TH_LOG("could not put the scheduler settings back: %s", strerror(errno));
+	if (self->pc)
+		munmap((void *)self->pc, getpagesize());
+	if (self->fd2 >= 0)
+		close(self->fd2);
+	if (self->fd >= 0)
+		close(self->fd);
+	write_sysctl_user_access(0);
+}
+
+/*
+ * rdpmc, read(), rdpmc: in order, and close (a timer tick between them adds ~20k).
+ * EXPECT, not ASSERT: the harness (6.12) may skip the teardown after an ASSERT, and it
+ * must put the scheduler settings back.
+ */
+static void check_rdpmc_vs_read(struct __test_metadata *_metadata,
+				FIXTURE_DATA(rdpmc32) *self, uint64_t at_least)
+{
+	uint64_t r1 = 0, r2 = 0, r3 = 0;
+
+	EXPECT_EQ(0, rdpmc_read(self->pc, &r1));
+	EXPECT_EQ((ssize_t)sizeof(r2), read(self->fd, &r2, sizeof(r2)));
+	EXPECT_EQ(0, rdpmc_read(self->pc, &r3));
+	TH_LOG("rdpmc %llu, read() %llu, rdpmc %llu", (unsigned long long)r1,
+	       (unsigned long long)r2, (unsigned long long)r3);
+	TH_LOG("counter %u, width %u, offset 0x%llx, raw 0x%llx", self->pc->index - 1,
+	       self->pc->pmc_width, (unsigned long long)self->pc->offset,
+	       (unsigned long long)mrs_counter(self->pc->index - 1));
+	EXPECT_GE(r2, at_least);
+	EXPECT_EQ(32, self->pc->pmc_width);
+	EXPECT_LE(r1, r2);
+	EXPECT_LE(r2, r3);
+	EXPECT_LT(r3 - r1, 100000ULL);
+}
+
+/*
+ * A context switch restarts the counter, which hides a wrong offset: a run only shows
+ * the 2^31 case if none came before that check. Linux 6.12 still preempts a lone
+ * SCHED_FIFO task now and then (apmu_pmu.c, apmu32), so up to three runs are made, until
+ * one reaches 2^31 without a switch; each must be right.
+ */
+TEST_F_TIMEOUT(rdpmc32, self_read_past_2_31_and_2_32, 180)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.config = 0x08,		/* INST_RETIRED: an event counter */
+		.config1 = 2,		/* rdpmc */
+		.exclude_kernel = 1,
+	};
+	struct perf_event_attr sw = {
+		.size = sizeof(sw),
+		.type = PERF_TYPE_SOFTWARE,
+		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
+	};
+	uint64_t sw0, sw1, sw2;
+	int run, swfd;
+	void *p;
+
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		SKIP(return, "needs a second CPU to run alone on");
+	swfd = apmu_perf_open(&sw, 0, -1, -1, 0);
+	ASSERT_GE(swfd, 0) TH_LOG("context switches: %s", strerror(errno));
+	self->alone_on = 1;
+	ASSERT_EQ(0, apmu_alone_begin(&self->alone, 1))
+		TH_LOG("cpu1 alone: %s", strerror(errno));
+
+	for (run = 0; run < 3; run++) {
+		self->fd = apmu_perf_open(&attr, 0, -1, -1, 0);
+		ASSERT_GE(self->fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
+		p = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd, 0);
+		ASSERT_NE(MAP_FAILED, p);
+		self->pc = p;
+		ASSERT_EQ(1, (int)self->pc->cap_user_rdpmc);
+		ASSERT_NE(0, self->pc->index);
+		ASSERT_LE(self->pc->index, 31) TH_LOG("INST_RETIRED must be on an event counter");
+
+		ASSERT_EQ((ssize_t)sizeof(sw0), read(swfd, &sw0, sizeof(sw0)));
+		spin(1UL << 30);		/* 2^31 */
+		spin(1UL << 24);		/* ... and then some */
+		ASSERT_EQ((ssize_t)sizeof(sw1), read(swfd, &sw1, sizeof(sw1)));
+		check_rdpmc_vs_read(_metadata, self, 1ULL << 31);
+		spin(1UL << 30);		/* 2^32 */
+		spin(1UL << 24);
+		ASSERT_EQ((ssize_t)sizeof(sw2), read(swfd, &sw2, sizeof(sw2)));
+		check_rdpmc_vs_read(_metadata, self, 1ULL << 32);
+		TH_LOG("run %d: %llu context switches before the 2^31 check, %llu more before 2^32",
+		       run, (unsigned long long)(sw1 - sw0), (unsigned long long)(sw2 - sw1));
+
+		munmap(p, getpagesize());
+		self->pc = NULL;
+		close(self->fd);
+		self->fd = -1;
+		if (sw1 == sw0)
+			break;
+	}
+	close(swfd);
+}
+
+/*
+ * long + rdpmc on CPU_CYCLES while PMCCNTR_EL0 is held by another cycles event (pinned,
+ * so always): on 32-bit event counters a 64-bit user read could only be a CHAIN pair,
+ * and a pair cannot be read by user space in one access (it would be told pmc_width 64
+ * and read 32 bits). The event must not be given any counter: it never runs, its page
+ * has no index, and it still runs on PMCCNTR once that is free.
+ */
+TEST_F(rdpmc32, long_rdpmc_cycles_not_paired_when_pmccntr_busy)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.config = 0x11,		/* CPU_CYCLES */
+		.exclude_kernel = 1,
+		.pinned = 1,
+	};
+	struct { uint64_t val, ena, run; } r;
+	unsigned int idx;
+	void *p;
+
+	self->fd2 = apmu_perf_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(self->fd2, 0) TH_LOG("pinned cycles: %s", strerror(errno));
+	attr.pinned = 0;
+	attr.config1 = 3;	/* long, rdpmc */
+	attr.read_format = PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+	self->fd = apmu_perf_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(self->fd, 0) TH_LOG("long,rdpmc cycles: %s", strerror(errno));
+	p = mmap(NULL, getpagesize(), PROT_READ, MAP_SHARED, self->fd, 0);
+	ASSERT_NE(MAP_FAILED, p);
+	self->pc = p;
+
+	spin(1000000);
+	idx = self->pc->index;
+	ASSERT_EQ((ssize_t)sizeof(r), read(self->fd, &r, sizeof(r)));
+	TH_LOG("PMCCNTR busy: index %u, width %u, count %llu, running %llu of %llu ns",
+	       idx, self->pc->pmc_width, (unsigned long long)r.val,
+	       (unsigned long long)r.run, (unsigned long long)r.ena);
+	ASSERT_GT(r.ena, 0ULL);
+	if (idx) {
+		/*
+		 * Without CHAIN (QEMU) no pair exists to be refused: the count is extended
+		 * through the interrupt on one 32-bit counter, and user space is told so.
+		 * With CHAIN the event waits (-EAGAIN at add), as in-tree (KUnit
+		 * user_read_never_gets_a_pair).
+		 */
+		EXPECT_LT(idx, 32U);
+		EXPECT_EQ(32, self->pc->pmc_width);
+		EXPECT_GE(r.val, 2000000ULL);
+	} else {
+		EXPECT_EQ(0ULL, r.run);
+		EXPECT_EQ(0ULL, r.val);
+	}
+
+	close(self->fd2);
+	self->fd2 = -1;
+	sched_yield();
+	spin(1000000);
+	idx = self->pc->index;
+	ASSERT_EQ((ssize_t)sizeof(r), read(self->fd, &r, sizeof(r)));
+	TH_LOG("PMCCNTR free: index %u, width %u, count %llu", idx, self->pc->pmc_width,
+	       (unsigned long long)r.val);
+	/* a new placement, at the next context switch: PMCCNTR when the event was waiting */
+	if (!self->pc->index || self->pc->index == 32) {
+		ASSERT_EQ(32U, self->pc->index);	/* PMCCNTR_EL0 is counter 31 */
+		ASSERT_EQ(64, self->pc->pmc_width);
+	}
+	ASSERT_GE(r.val, 2000000ULL);
 }
 
 static sigjmp_buf mrs_env;

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kselftests for sampling on apmu's PMU: exact sample counts on the cycle counter, event
- * counters, frequency mode, IOC_REFRESH, group reads, no interrupt after close.
+ * counters, frequency mode, IOC_REFRESH, group reads, no interrupt after close, and no
+ * kernel address in the samples of an unprivileged user who excluded the kernel.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -318,6 +319,138 @@ TEST_F(sampling, no_interrupt_after_close)
 	TH_LOG("apmu interrupts: %llu, then %llu", a, b);
 	ASSERT_GT(a, 0ULL);
 	ASSERT_EQ(a, b);
+}
+
+/*
+ * An unprivileged user (uid 1000, kernel.perf_event_paranoid=2) sampling its own task
+ * with exclude_kernel=1 must never be handed a kernel address: when the overflow
+ * interrupt is taken after the task entered the kernel (skid: small on hardware, large
+ * under QEMU), the sample must carry the task's user PC or be dropped. A getppid()
+ * after every short loop gives the skid a kernel entry to land in.
+ */
+#define UNPRIV_LOOPS	100000		/* of spin(50) and getppid() */
+#define UNPRIV_PERIOD	20011		/* about 650 samples, at a low rate */
+struct unpriv_stats {
+	int err;			/* 0, or the step that failed in the child */
+	int err_no;
+	unsigned int samples, kernel_ip;
+	uint64_t first_kernel_ip, count;
+};
+
+static void unpriv_child(int fd_out, unsigned int type, __u64 config, __u64 period)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = type,
+		.config = config,
+		.sample_period = period,
+		.sample_type = PERF_SAMPLE_IP,
+		.exclude_kernel = 1,
+		.exclude_hv = 1,
+		.disabled = 1,
+	};
+	size_t psz = getpagesize(), size = RING_PAGES * psz;
+	struct unpriv_stats st = { 0 };
+	struct perf_event_mmap_page *pc;
+	uint64_t head, tail;
+	char *data;
+	void *ring;
+	int fd, i;
+
+	if (apmu_drop_privileges()) {
+		st.err = 1;
+		goto out;
+	}
+	fd = apmu_perf_open(&attr, 0, -1, -1, 0);
+	if (fd < 0) {
+		st.err = 2;
+		goto out;
+	}
+	ring = mmap(NULL, size + psz, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (ring == MAP_FAILED) {
+		st.err = 3;
+		goto out;
+	}
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	for (i = 0; i < UNPRIV_LOOPS; i++) {
+		spin(50);
+		syscall(__NR_getppid);
+	}
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	if (read(fd, &st.count, sizeof(st.count)) != sizeof(st.count)) {
+		st.err = 4;
+		goto out;
+	}
+	pc = ring;
+	data = (char *)ring + psz;
+	head = pc->data_head;
+	__sync_synchronize();
+	for (tail = pc->data_tail; tail < head;) {
+		struct perf_event_header *h = (void *)(data + tail % size);
+
+		if (h->type == PERF_RECORD_SAMPLE) {
+			uint64_t ip = *(uint64_t *)(h + 1);
+
+			st.samples++;
+			if (apmu_is_kernel_addr(ip) && !st.kernel_ip++)
+				st.first_kernel_ip = ip;
+		}
+		tail += h->size;
+	}
+out:
+	st.err_no = errno;
+	if (write(fd_out, &st, sizeof(st)) != sizeof(st))
+		_exit(2);
+	_exit(0);
+}
+
+static void unpriv_no_kernel_ip(struct __test_metadata *_metadata, unsigned int type,
+				__u64 config, __u64 period, unsigned int min_samples)
+{
+	int paranoid = apmu_get_paranoid(), pfd[2], status;
+	struct unpriv_stats st;
+	pid_t child;
+	ssize_t n;
+
+	ASSERT_NE(-100, paranoid);
+	ASSERT_EQ(0, apmu_set_paranoid(2));
+	ASSERT_EQ(0, pipe(pfd));
+	child = fork();
+	ASSERT_GE(child, 0);
+	if (!child)
+		unpriv_child(pfd[1], type, config, period);
+	n = read(pfd[0], &st, sizeof(st));
+	waitpid(child, &status, 0);
+	apmu_set_paranoid(paranoid);
+	ASSERT_EQ((ssize_t)sizeof(st), n);
+	ASSERT_EQ(0, st.err) TH_LOG("uid %d child failed at step %d: %s", APMU_UNPRIV_UID,
+				    st.err, strerror(st.err_no));
+	TH_LOG("uid %d, event 0x%llx: %llu user events, %u samples", APMU_UNPRIV_UID, config,
+	       (unsigned long long)st.count, st.samples);
+	TH_LOG("%u samples with a kernel IP (first 0x%llx)", st.kernel_ip,
+	       (unsigned long long)st.first_kernel_ip);
+	/* the loops alone are UNPRIV_LOOPS * 100 user instructions */
+	ASSERT_GE(st.count, UNPRIV_LOOPS * 100ULL);
+	EXPECT_EQ(0U, st.kernel_ip);
+	EXPECT_GE(st.samples, min_samples);
+}
+
+/*
+ * On the cycle counter QEMU raises the overflow on time: in the kernel only when it came
+ * in the last few instructions before the svc, so most of the ~650 samples are kept.
+ */
+TEST_F(sampling, unprivileged_exclude_kernel_no_kernel_ip_cycles)
+{
+	unpriv_no_kernel_ip(_metadata, self->pmu.type, 0x11, UNPRIV_PERIOD, 300);
+}
+
+/*
+ * On an event counter QEMU raises it late, nearly always after the getppid() entered the
+ * kernel: a driver that drops those samples may deliver few, so only none leaking counts.
+ */
+TEST_F(sampling, unprivileged_exclude_kernel_no_kernel_ip_event_counter)
+{
+	unpriv_no_kernel_ip(_metadata, self->pmu.type, 0x08, UNPRIV_PERIOD, 0);
 }
 
 TEST_HARNESS_MAIN

@@ -7,6 +7,8 @@
 #define __APMU_SELFTEST_UTIL_H
 
 #include <dirent.h>
+#include <grp.h>
+#include <sched.h>
 #include <stdint.h>
 #include <sys/ioctl.h>
 #include <linux/perf_event.h>
@@ -177,6 +179,163 @@ static inline unsigned int apmu_inst_counters(const struct apmu_pmu_info *pmu)
 
 	apmu_read_pmu_file(pmu, "caps/instruction_counter", buf, sizeof(buf));
 	return apmu_pmu_counters(pmu) + atoi(buf);
+}
+
+/* Write @val to the file at @path. 0 on success. */
+static inline int apmu_write_file(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int ret;
+
+	if (!f)
+		return -1;
+	ret = fputs(val, f) < 0;
+	ret |= fclose(f) != 0;
+	return ret ? -1 : 0;
+}
+
+/* Pin the calling task to @cpu alone. 0 on success. */
+static inline int apmu_pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	return sched_setaffinity(0, sizeof(set), &set);
+}
+
+/* Set /sys/devices/system/cpu/cpu@cpu/online. 0 on success. */
+static inline int apmu_set_online(int cpu, int on)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	return apmu_write_file(path, on ? "1" : "0");
+}
+
+/* kernel.perf_event_paranoid: the old value, or -100 if it cannot be read */
+static inline int apmu_get_paranoid(void)
+{
+	char buf[16];
+
+	if (apmu_read_file("/proc/sys/kernel/perf_event_paranoid", buf, sizeof(buf)))
+		return -100;
+	return atoi(buf);
+}
+
+static inline int apmu_set_paranoid(int v)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", v);
+	return apmu_write_file("/proc/sys/kernel/perf_event_paranoid", buf);
+}
+
+/*
+ * Become an unprivileged user (uid/gid 1000, no supplementary groups, no capabilities
+ * left: setuid() from root to a non-zero uid drops them all). 0 on success.
+ */
+#define APMU_UNPRIV_UID	1000
+static inline int apmu_drop_privileges(void)
+{
+	if (setgroups(0, NULL) || setgid(APMU_UNPRIV_UID) || setuid(APMU_UNPRIV_UID))
+		return -1;
+	return geteuid() == APMU_UNPRIV_UID ? 0 : -1;
+}
+
+/* arm64 kernel addresses have the top bits set (TTBR1); user ones are below 2^52 */
+static inline int apmu_is_kernel_addr(uint64_t addr)
+{
+	return addr >= 0xffff000000000000ULL;
+}
+
+/*
+ * Run the calling task alone on @cpu with nothing to preempt it, like a nohz_full CPU
+ * running one task: pinned there, SCHED_FIFO (kernel threads other than the stopper are
+ * SCHED_OTHER) with the RT throttle off, every other task that may leave @cpu moved
+ * off it (as nohz_full's housekeeping does), unbound workqueues kept off it and
+ * vm.stat_interval long. The last three matter on Linux 6.12: its deadline server runs
+ * SCHED_OTHER work despite an RT task, and rcu_preempt, per-CPU vmstat work
+ * (mm_percpu_wq) and unbound kworkers came every second or two (seen with sched_switch
+ * tracing). The changes are given 1.5 s to take effect, as work already queued runs once
+ * more.
+ * A task event's counter is then never restarted by a context switch.
+ * apmu_alone_end() puts everything back.
+ */
+#define APMU_RT_RUNTIME	"/proc/sys/kernel/sched_rt_runtime_us"
+#define APMU_STAT_INTVL	"/proc/sys/vm/stat_interval"
+#define APMU_WQ_CPUMASK	"/sys/devices/virtual/workqueue/cpumask"
+
+#define APMU_ALONE_MAX	512
+
+struct apmu_alone {
+	char rt_runtime[32], stat_interval[32], wq_cpumask[64];
+	int nr_moved;
+	pid_t moved[APMU_ALONE_MAX];	/* tasks moved off the CPU, to put back */
+	cpu_set_t moved_mask[APMU_ALONE_MAX];
+};
+
+/* Move every task but this one that may run elsewhere off @cpu */
+static inline void apmu_alone_move_others(struct apmu_alone *a, int cpu)
+{
+	DIR *dir = opendir("/proc");
+	struct dirent *d;
+	cpu_set_t set;
+	pid_t pid;
+
+	a->nr_moved = 0;
+	if (!dir)
+		return;
+	while ((d = readdir(dir)) && a->nr_moved < APMU_ALONE_MAX) {
+		pid = atoi(d->d_name);
+		if (pid <= 0 || pid == getpid() ||
+		    sched_getaffinity(pid, sizeof(set), &set) || !CPU_ISSET(cpu, &set))
+			continue;
+		a->moved_mask[a->nr_moved] = set;
+		CPU_CLR(cpu, &set);
+		if (CPU_COUNT(&set) && !sched_setaffinity(pid, sizeof(set), &set))
+			a->moved[a->nr_moved++] = pid;
+	}
+	closedir(dir);
+}
+
+static inline int apmu_alone_begin(struct apmu_alone *a, int cpu)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	if (apmu_read_file(APMU_STAT_INTVL, a->stat_interval, sizeof(a->stat_interval)))
+		a->stat_interval[0] = '\0';
+	else if (apmu_write_file(APMU_STAT_INTVL, "3600"))
+		return -1;
+	if (apmu_read_file(APMU_WQ_CPUMASK, a->wq_cpumask, sizeof(a->wq_cpumask)))
+		a->wq_cpumask[0] = '\0';
+	else if (cpu && apmu_write_file(APMU_WQ_CPUMASK, "1"))	/* cpu0 only */
+		return -1;
+	if (apmu_read_file(APMU_RT_RUNTIME, a->rt_runtime, sizeof(a->rt_runtime)) ||
+	    apmu_write_file(APMU_RT_RUNTIME, "-1") || apmu_pin(cpu))
+		return -1;
+	apmu_alone_move_others(a, cpu);
+	usleep(1500000);
+	return sched_setscheduler(0, SCHED_FIFO, &sp);
+}
+
+/* 0 when everything was put back */
+static inline int apmu_alone_end(struct apmu_alone *a)
+{
+	struct sched_param sp = { .sched_priority = 0 };
+	int ret;
+
+	ret = sched_setscheduler(0, SCHED_OTHER, &sp);
+	/* a task may have exited meanwhile: not an error */
+	while (a->nr_moved--)
+		sched_setaffinity(a->moved[a->nr_moved], sizeof(cpu_set_t),
+				  &a->moved_mask[a->nr_moved]);
+	ret |= apmu_write_file(APMU_RT_RUNTIME, a->rt_runtime);
+	if (a->stat_interval[0])
+		ret |= apmu_write_file(APMU_STAT_INTVL, a->stat_interval);
+	if (a->wq_cpumask[0])
+		ret |= apmu_write_file(APMU_WQ_CPUMASK, a->wq_cpumask);
+	return ret;
 }
 
 #endif /* __APMU_SELFTEST_UTIL_H */
