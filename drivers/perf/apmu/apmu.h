@@ -122,6 +122,8 @@ struct apmu_cpu {
  * @irq: the overflow interrupt when it is one per-CPU PPI, or 0
  * @irq_percpu: @irq is a PPI; otherwise each CPU has its own SPI in &struct apmu_cpu
  * @has_irq: the PMU has an overflow interrupt (sampling needs it)
+ * @irq_resync: the PMU is QEMU's, which re-evaluates its overflow interrupt request
+ *		on PMINTEN/PMOVS writes and overflows but not when PMCR.E is set (core.c)
  * @node: cpuhp multi-instance node
  * @cpu_pm_nb: CPU PM notifier: PMU state across core power-down
  */
@@ -144,6 +146,7 @@ struct apmu_pmu {
 	int irq;
 	bool irq_percpu;
 	bool has_irq;
+	bool irq_resync;
 	struct hlist_node node;
 	struct notifier_block cpu_pm_nb;
 };

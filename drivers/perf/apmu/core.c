@@ -251,6 +251,21 @@ static void apmu_del(struct perf_event *event, int flags)
 }
 
 /*
+ * QEMU (7.2) computes its PMU interrupt line as PMCR.E && (PMINTEN & PMOVS), but only on
+ * PMINTEN/PMOVS writes and overflows, not on a PMCR write: an overflow flag left pending
+ * across a bracket in which apmu wrote PMINTENCLR/PMOVSCLR/PMINTENSET of another counter
+ * (E clear, so the line went low) is never signalled once E is set again, and that
+ * counter's samples stop (seen: 174 samples instead of ~2100 with a 32-bit task event and
+ * a hotplug storm on the same CPU). Writing 0 to PMINTENSET, a no-op on hardware, makes
+ * QEMU look again. Only on QEMU's PMU (MIDR implementer 0), so hardware pays nothing.
+ */
+static inline void apmu_irq_resync(struct apmu_pmu *pmu)
+{
+	if (unlikely(pmu->irq_resync))
+		apmu_wr(pmu, APMU_R_PMINTENSET, 0, 0);
+}
+
+/*
  * PMCR_EL0.E gates every counter at once, so perf's pmu_disable()/pmu_enable() bracket
  * around a group's add makes the group start and stop counting together. The PMCR value
  * is the PMU's constant, so no register read is needed. pmu_enable() also ends every
@@ -268,6 +283,7 @@ static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 		return;
 	apmu_isb(pmu);
 	apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr | APMU_PMCR_E);
+	apmu_irq_resync(pmu);
 }
 
 /*
@@ -479,8 +495,10 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	 * effect before PMCR.E lets them count.
 	 */
 	apmu_isb(pmu);
-	if (!bitmap_empty(cpu->used, APMU_NR_IDX))
+	if (!bitmap_empty(cpu->used, APMU_NR_IDX)) {
 		apmu_wr(pmu, APMU_R_PMCR, 0, pmu->pmcr | APMU_PMCR_E);
+		apmu_irq_resync(pmu);
+	}
 
 	/* deliver perf's pending wakeups now rather than at the next tick */
 	irq_work_run();

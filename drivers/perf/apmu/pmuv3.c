@@ -6,6 +6,7 @@
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
 #include <kunit/visibility.h>
+#include <asm/cputype.h>
 
 #include "apmu.h"
 #include "regs.h"
@@ -43,6 +44,8 @@ void apmu_pmuv3_probe(struct apmu_pmu *pmu)
 	if (pmu->has_icntr)
 		pmu->cnt_mask |= APMU_CNT_BIT_F0;
 	/* PMMIR_EL1 exists from PMUv3p4 (PMUVer 5); 0xf is an IMPLEMENTATION DEFINED PMU */
+	/* MIDR implementer 0: a software model (QEMU); see apmu_hw_enable() */
+	pmu->irq_resync = pmu->regs == &apmu_sysregs && !MIDR_IMPLEMENTOR(read_cpuid_id());
 	pmu->pmmir = 0;
 	if (pmu->pmuver >= APMU_PMUVER_V3P4 && pmu->pmuver != APMU_PMUVER_IMP_DEF)
 		pmu->pmmir = lower_32_bits(rd(pmu, APMU_R_PMMIR));
