@@ -123,10 +123,11 @@ section_end "kselftest:apmu_pmu:nosample" $rc
 # 6b. The AMU unit end to end over the register model (QEMU has no AMU): the real
 # cpuN/amu files and apmu_amu PMU, reached through apmu_amu_test.ko
 section "kselftest:apmu_amu"
-if insmod ./apmu_amu_test.ko; then
+if insmod ./apmu.ko && insmod ./apmu_amu_test.ko; then
 	./apmu_amu
 	rc=$?
 	rmmod apmu_amu_test || rc=1
+	rmmod apmu || rc=1
 else
 	echo "1..1"
 	echo "not ok 1 insmod apmu_amu_test.ko"

@@ -319,38 +319,37 @@ static const struct amu_el_case amu_el_cases[] = {
 	{ 2, 0, 1, false, "EL3 (AArch32 too), no EL2, kernel at EL1" },
 };
 
-static void amu_el_desc(const struct amu_el_case *c, char *desc)
-{
-	strscpy(desc, c->name, KUNIT_PARAM_DESC_SIZE);
-}
-
-KUNIT_ARRAY_PARAM(amu_el, amu_el_cases, amu_el_desc);
-
 /* The seed: MSR AMCNTENSET1/CLR1_EL0 only if IsHighestEL(PSTATE.EL), else UNDEFINED */
 static void amu_write_el_rule(struct kunit *test)
 {
-	const struct amu_el_case *c = test->param_value;
+	const struct amu_el_case *c;
 	struct amu_test *t = test->priv;
 	unsigned int cpu;
 	ssize_t want;
 
-	for (cpu = 0; cpu < APMU_AMU_MODEL_CPUS; cpu++) {
-		t->m.el3[cpu] = c->el3;
-		t->m.el2[cpu] = c->el2;
-		t->m.cur_el[cpu] = c->cur;
+	for (c = amu_el_cases; c < amu_el_cases + ARRAY_SIZE(amu_el_cases); c++) {
+		apmu_amu_model_init(&t->m);
+		for (cpu = 0; cpu < APMU_AMU_MODEL_CPUS; cpu++) {
+			t->m.el3[cpu] = c->el3;
+			t->m.el2[cpu] = c->el2;
+			t->m.cur_el[cpu] = c->cur;
+		}
+		t->m.en1[0] = BIT(2);
+		amu_discover_all(test, t);
+		KUNIT_EXPECT_EQ_MSG(test, t->amu.info[0].writable, c->writable, "%s", c->name);
+		/* the mode does not change: root-only, and a write says why it fails */
+		KUNIT_EXPECT_EQ_MSG(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux0_enable"), 0600,
+				    "%s", c->name);
+		want = c->writable ? 1 : -EPERM;
+		KUNIT_EXPECT_EQ_MSG(test, amu_store(t, 0, "aux0_enable", "1"), want, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, amu_store(t, 0, "aux2_enable", "0"), want, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, t->m.writes, c->writable ? 2 : 0, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, t->m.en1[0], c->writable ? BIT(0) : BIT(2), "%s",
+				    c->name);
+		KUNIT_EXPECT_STREQ_MSG(test, amu_show(test, t, 0, "aux0_enable"),
+				       c->writable ? "1\n" : "0\n", "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, apmu_amu_model_check(&t->m), 0, "%s", c->name);
 	}
-	t->m.en1[0] = BIT(2);
-	amu_discover_all(test, t);
-	KUNIT_EXPECT_EQ(test, t->amu.info[0].writable, c->writable);
-	/* the file's mode does not change: root-only, and the write says why it fails */
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux0_enable"), 0600);
-	want = c->writable ? 1 : -EPERM;
-	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux0_enable", "1"), want);
-	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux2_enable", "0"), want);
-	KUNIT_EXPECT_EQ(test, t->m.writes, c->writable ? 2 : 0);
-	KUNIT_EXPECT_EQ(test, t->m.en1[0], c->writable ? BIT(0) : BIT(2));
-	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "aux0_enable"),
-			   c->writable ? "1\n" : "0\n");
 }
 
 /* The model itself: each rule it enforces is seen (then forgiven, for this case only) */
@@ -524,7 +523,7 @@ static struct kunit_case amu_cases[] = {
 	KUNIT_CASE(amu_sysfs_group1),
 	KUNIT_CASE(amu_write_bit_n_only),
 	KUNIT_CASE(amu_write_bad),
-	KUNIT_CASE_PARAM(amu_write_el_rule, amu_el_gen_params),
+	KUNIT_CASE(amu_write_el_rule),
 	KUNIT_CASE(amu_model_strict),
 	KUNIT_CASE(amu_pmu_event_init),
 	KUNIT_CASE(amu_pmu_deltas),
