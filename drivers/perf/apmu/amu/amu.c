@@ -62,6 +62,14 @@ static void apmu_amu_discover_local(struct apmu_amu *amu, struct apmu_amu_cpu *i
 	info->absent = APMU_AMU_PRESENT;
 }
 
+/**
+ * struct apmu_amu_call - one cross-call to the CPU whose AMU is accessed
+ * @amu: the unit
+ * @info: discovery result (discovery)
+ * @reg: the register (reads and writes)
+ * @n: the counter (reads)
+ * @val: the value read, or to write
+ */
 struct apmu_amu_call {
 	struct apmu_amu *amu;
 	struct apmu_amu_cpu *info;

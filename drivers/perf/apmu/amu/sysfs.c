@@ -26,11 +26,18 @@
 /* The unit whose amu/ group CPU N shows (one at a time: the directory name is fixed) */
 static DEFINE_PER_CPU(struct apmu_amu *, apmu_amu_sysfs_owner);
 
+/**
+ * enum apmu_amu_file - what a cpuN/amu file shows
+ * @APMU_AMU_F_G0: AMEVCNTR0<n>_EL0
+ * @APMU_AMU_F_EVENT: AMEVTYPER1<n>_EL0.evtCount
+ * @APMU_AMU_F_COUNT: AMEVCNTR1<n>_EL0
+ * @APMU_AMU_F_ENABLE: AMCNTENSET1_EL0.P<n>
+ */
 enum apmu_amu_file {
-	APMU_AMU_F_G0,		/* AMEVCNTR0<n> */
-	APMU_AMU_F_EVENT,	/* AMEVTYPER1<n>.evtCount */
-	APMU_AMU_F_COUNT,	/* AMEVCNTR1<n> */
-	APMU_AMU_F_ENABLE,	/* AMCNTENSET1.P<n> */
+	APMU_AMU_F_G0,
+	APMU_AMU_F_EVENT,
+	APMU_AMU_F_COUNT,
+	APMU_AMU_F_ENABLE,
 };
 
 /**

@@ -20,6 +20,12 @@
 /* A PMU type no registered PMU has: event_init is called directly */
 #define AMU_TEST_TYPE	0x7ffffff0
 
+/**
+ * struct amu_test - one test's AMU: the register model and a unit over it
+ * @m: the model
+ * @amu: the unit (discovered, PMU filled in, not registered)
+ * @buf: a PAGE_SIZE buffer for sysfs show()
+ */
 struct amu_test {
 	struct apmu_amu_model m;
 	struct apmu_amu amu;
