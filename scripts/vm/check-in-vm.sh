@@ -123,6 +123,21 @@ else
 fi
 section_end "kselftest:apmu_pmu:nosample" $rc
 
+# 6b. The AMU unit end to end over the register model (QEMU has no AMU): the real
+# cpuN/amu files and apmu_amu PMU, reached through apmu_amu_test.ko
+section "kselftest:apmu_amu"
+if insmod ./apmu.ko && insmod ./apmu_amu_test.ko; then
+	./apmu_amu
+	rc=$?
+	rmmod apmu_amu_test || rc=1
+	rmmod apmu || rc=1
+else
+	echo "1..1"
+	echo "not ok 1 insmod apmu_amu_test.ko"
+	rc=1
+fi
+section_end "kselftest:apmu_amu" $rc
+
 # 7. perf record on apmu: profiles, callchains, throttling, long runs. Last, because
 # perf lowers kernel.perf_event_max_sample_rate after slow handlers (lockdep makes ours
 # slow under QEMU); the rate is put back before the checks that need it.

@@ -14,6 +14,7 @@
 #include <linux/smp.h>
 
 #include "apmu.h"
+#include "amu/amu.h"
 
 static enum cpuhp_state apmu_hp_state;
 /* PMUs apmu registered: only then is kernel.perf_user_access apmu's to provide */
@@ -278,10 +279,16 @@ static int __init apmu_init(void)
 	if (ret)
 		goto remove_hp_state;
 	apmu_report_taken_nodes();
+	/* The AMU unit does not depend on the core PMU: it works whoever drives the PMU */
+	ret = apmu_amu_init();
+	if (ret)
+		goto unregister_driver;
 	if (apmu_nr_pmus)
 		apmu_user_access_register();
 	return 0;
 
+unregister_driver:
+	platform_driver_unregister(&apmu_driver);
 remove_hp_state:
 	cpuhp_remove_multi_state(apmu_hp_state);
 	return ret;
@@ -291,6 +298,7 @@ module_init(apmu_init);
 static void __exit apmu_exit(void)
 {
 	apmu_user_access_unregister();
+	apmu_amu_exit();
 	platform_driver_unregister(&apmu_driver);
 	cpuhp_remove_multi_state(apmu_hp_state);
 }

@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu: Activity Monitors (AMU) unit: per-CPU discovery, the register reads and the
+ * group-1 enable writes, each made ON the CPU concerned, and CPU hotplug.
+ *
+ * Discovery runs on each CPU as it comes online (a cpuhp dynamic state), and only touches
+ * the AMU there if the kernel itself enabled it on that CPU (&apmu_amu_regs.kernel_enabled).
+ */
+#define pr_fmt(fmt) "apmu: amu: " fmt
+
+#include <linux/bitfield.h>
+#include <linux/cpuhotplug.h>
+#include <linux/minmax.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <kunit/visibility.h>
+
+#include "amu.h"
+
+static enum cpuhp_state apmu_amu_hp_state;
+static struct apmu_amu apmu_amu_hw = { .regs = &apmu_amu_sysregs };
+
+/* CurrentEL.EL, bits [3:2] */
+#define APMU_CURRENTEL_EL	GENMASK_ULL(3, 2)
+
+/*
+ * The highest implemented Exception level: EL3 if ID_AA64PFR0_EL1.EL3 says it is
+ * implemented, else EL2 if ID_AA64PFR0_EL1.EL2 does, else EL1 (the kernel's own).
+ */
+static u8 apmu_amu_highest_el(u64 pfr0)
+{
+	if (FIELD_GET(ID_AA64PFR0_EL1_EL3_MASK, pfr0) != APMU_AMU_EL_NI)
+		return 3;
+	if (FIELD_GET(ID_AA64PFR0_EL1_EL2_MASK, pfr0) != APMU_AMU_EL_NI)
+		return 2;
+	return 1;
+}
+
+/* Runs on the CPU being discovered, preemption disabled */
+static void apmu_amu_discover_local(struct apmu_amu *amu, struct apmu_amu_cpu *info)
+{
+	const struct apmu_amu_regs *r = amu->regs;
+	u64 cfgr, cgcr;
+
+	*info = (struct apmu_amu_cpu) { .absent = APMU_AMU_NOT_ENABLED };
+	if (!r->kernel_enabled())
+		return;
+
+	info->cur_el = FIELD_GET(APMU_CURRENTEL_EL, r->read(APMU_AMU_R_CURRENTEL, 0));
+	info->high_el = apmu_amu_highest_el(r->read(APMU_AMU_R_PFR0, 0));
+	/* AMCNTENSET1/CLR1_EL0 writes: IsHighestEL(PSTATE.EL), else UNDEFINED */
+	info->writable = info->cur_el == info->high_el;
+
+	cfgr = r->read(APMU_AMU_R_AMCFGR, 0);
+	cgcr = r->read(APMU_AMU_R_AMCGCR, 0);
+	info->ncg = FIELD_GET(APMU_AMCFGR_NCG, cfgr);
+	info->cg0nc = min_t(u64, FIELD_GET(APMU_AMCGCR_CG0NC, cgcr), APMU_AMU_NR_G0);
+	/* AMCFGR_EL0.NCG == 0: no group 1, and its registers are UNDEFINED */
+	if (info->ncg)
+		info->cg1nc = min_t(u64, FIELD_GET(APMU_AMCGCR_CG1NC, cgcr), APMU_AMU_NR_G1);
+	info->const_broken = r->const_broken();
+	info->absent = APMU_AMU_PRESENT;
+}
+
+/**
+ * struct apmu_amu_call - one cross-call to the CPU whose AMU is accessed
+ * @amu: the unit
+ * @info: discovery result (discovery)
+ * @reg: the register (reads and writes)
+ * @n: the counter (reads)
+ * @val: the value read, or to write
+ */
+struct apmu_amu_call {
+	struct apmu_amu *amu;
+	struct apmu_amu_cpu *info;
+	enum apmu_amu_reg reg;
+	unsigned int n;
+	u64 val;
+};
+
+static void apmu_amu_discover_fn(void *data)
+{
+	struct apmu_amu_call *c = data;
+
+	apmu_amu_discover_local(c->amu, c->info);
+}
+
+/* Recompute what the PMU offers: the largest counts of any CPU with an AMU */
+static void apmu_amu_update_max(struct apmu_amu *amu)
+{
+	unsigned int cpu;
+
+	amu->g0_max = 0;
+	amu->g1_max = 0;
+	for_each_cpu(cpu, &amu->cpus) {
+		amu->g0_max = max(amu->g0_max, amu->info[cpu].cg0nc);
+		amu->g1_max = max(amu->g1_max, amu->info[cpu].cg1nc);
+	}
+}
+
+/**
+ * apmu_amu_discover() - discover @cpu's AMU, on that CPU
+ * @amu: the unit
+ * @cpu: an online CPU
+ *
+ * Return: 0, or -ENXIO if @cpu is offline.
+ */
+int apmu_amu_discover(struct apmu_amu *amu, unsigned int cpu)
+{
+	struct apmu_amu_cpu info;
+	struct apmu_amu_call c = { .amu = amu, .info = &info };
+	int ret;
+
+	ret = smp_call_function_single(cpu, apmu_amu_discover_fn, &c, 1);
+	if (ret)
+		return ret;
+	amu->info[cpu] = info;
+	if (info.absent == APMU_AMU_PRESENT)
+		cpumask_set_cpu(cpu, &amu->cpus);
+	else
+		cpumask_clear_cpu(cpu, &amu->cpus);
+	apmu_amu_update_max(amu);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_discover);
+
+/*
+ * May @reg/@n be accessed on a CPU that discovery described as @info? Only what discovery
+ * found implemented: never group-1 registers when NCG == 0, never counters >= CG<g>NC.
+ */
+static bool apmu_amu_reg_ok(const struct apmu_amu_cpu *info, enum apmu_amu_reg reg,
+			    unsigned int n)
+{
+	if (info->absent != APMU_AMU_PRESENT)
+		return false;
+	switch (reg) {
+	case APMU_AMU_R_CNTENSET0:
+		return true;
+	case APMU_AMU_R_EVCNTR0:
+		if (n == APMU_AMU_G0_CONST && info->const_broken)
+			return false;
+		return n < info->cg0nc;
+	case APMU_AMU_R_CNTENSET1:
+		return info->cg1nc;
+	case APMU_AMU_R_EVCNTR1:
+	case APMU_AMU_R_EVTYPER1:
+		return n < info->cg1nc;
+	default:
+		return false;
+	}
+}
+
+static void apmu_amu_read_fn(void *data)
+{
+	struct apmu_amu_call *c = data;
+
+	c->val = c->amu->regs->read(c->reg, c->n);
+}
+
+/**
+ * apmu_amu_read() - read an AMU register of @cpu, on that CPU
+ * @amu: the unit
+ * @cpu: the CPU whose register is read
+ * @reg: %APMU_AMU_R_CNTENSET0, %APMU_AMU_R_CNTENSET1, %APMU_AMU_R_EVCNTR0,
+ *	%APMU_AMU_R_EVCNTR1 or %APMU_AMU_R_EVTYPER1
+ * @n: the counter, for the per-counter registers
+ * @val: the value read
+ *
+ * Return: 0; -ENODEV if @cpu has no AMU or does not implement @reg/@n; -ENXIO if @cpu is
+ * offline.
+ */
+int apmu_amu_read(struct apmu_amu *amu, unsigned int cpu, enum apmu_amu_reg reg,
+		  unsigned int n, u64 *val)
+{
+	struct apmu_amu_call c = { .amu = amu, .reg = reg, .n = n };
+	int ret;
+
+	if (cpu >= nr_cpu_ids || !apmu_amu_reg_ok(&amu->info[cpu], reg, n))
+		return -ENODEV;
+	ret = smp_call_function_single(cpu, apmu_amu_read_fn, &c, 1);
+	if (ret)
+		return ret;
+	*val = c.val;
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_read);
+
+static void apmu_amu_write_fn(void *data)
+{
+	struct apmu_amu_call *c = data;
+
+	c->amu->regs->write(c->reg, 0, c->val);
+}
+
+/**
+ * apmu_amu_set_enable() - enable or disable group-1 counter @n of @cpu, on that CPU
+ * @amu: the unit
+ * @cpu: the CPU
+ * @n: the group-1 counter, below AMCGCR_EL0.CG1NC
+ * @on: enable (AMCNTENSET1_EL0, W1S) or disable (AMCNTENCLR1_EL0, W1C)
+ *
+ * Writes bit @n only. AMCNTENSET1/CLR1_EL0 writes are UNDEFINED below the highest
+ * implemented Exception level: there the MSR is never executed.
+ *
+ * Return: 0; -EPERM below the highest implemented EL; -ENODEV if @cpu has no counter @n;
+ * -ENXIO if @cpu is offline.
+ */
+int apmu_amu_set_enable(struct apmu_amu *amu, unsigned int cpu, unsigned int n, bool on)
+{
+	struct apmu_amu_call c = { .amu = amu, .val = BIT_ULL(n) };
+	const struct apmu_amu_cpu *info;
+
+	if (cpu >= nr_cpu_ids)
+		return -ENODEV;
+	info = &amu->info[cpu];
+	if (!apmu_amu_reg_ok(info, APMU_AMU_R_EVCNTR1, n)) {
+		pr_debug("cpu%u: no group-1 counter %u (AMCGCR_EL0.CG1NC=%u)\n",
+			 cpu, n, info->cg1nc);
+		return -ENODEV;
+	}
+	if (!info->writable) {
+		pr_debug("cpu%u: AMCNTEN%s1_EL0 is writable only at the highest implemented Exception level (EL%u); the kernel runs at EL%u\n",
+			 cpu, on ? "SET" : "CLR", info->high_el, info->cur_el);
+		return -EPERM;
+	}
+	c.reg = on ? APMU_AMU_R_CNTENSET1 : APMU_AMU_R_CNTENCLR1;
+	return smp_call_function_single(cpu, apmu_amu_write_fn, &c, 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_set_enable);
+
+/*
+ * Runs on the CPU coming up (process context, bound to it). Discovery is redone each time:
+ * a CPU brought up late may be of another kind.
+ */
+static int apmu_amu_cpu_online(unsigned int cpu, struct hlist_node *node)
+{
+	struct apmu_amu *amu = hlist_entry_safe(node, struct apmu_amu, node);
+	struct apmu_amu_cpu info;
+
+	preempt_disable();
+	apmu_amu_discover_local(amu, &info);
+	preempt_enable();
+	amu->info[cpu] = info;
+	if (info.absent != APMU_AMU_PRESENT) {
+		cpumask_clear_cpu(cpu, &amu->cpus);
+		apmu_amu_update_max(amu);
+		return 0;
+	}
+	cpumask_set_cpu(cpu, &amu->cpus);
+	apmu_amu_update_max(amu);
+	return apmu_amu_sysfs_add(amu, cpu);
+}
+
+/* The CPU's amu/ goes with it; its discovery results stay for open perf events */
+static int apmu_amu_cpu_offline(unsigned int cpu, struct hlist_node *node)
+{
+	struct apmu_amu *amu = hlist_entry_safe(node, struct apmu_amu, node);
+
+	apmu_amu_sysfs_remove(amu, cpu);
+	return 0;
+}
+
+/**
+ * apmu_amu_register() - discover the AMU on every online CPU, create cpuN/amu where there
+ *	is one, and register the PMU if any CPU has one
+ * @amu: the unit: @regs set, the rest zero
+ *
+ * Return: 0 or a negative errno.
+ */
+int apmu_amu_register(struct apmu_amu *amu)
+{
+	unsigned int cpu;
+	int ret;
+
+	amu->info = kcalloc(nr_cpu_ids, sizeof(*amu->info), GFP_KERNEL);
+	if (!amu->info)
+		return -ENOMEM;
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		amu->info[cpu].absent = APMU_AMU_NOT_DISCOVERED;
+	cpumask_clear(&amu->cpus);
+
+	ret = cpuhp_state_add_instance(apmu_amu_hp_state, &amu->node);
+	if (ret)
+		goto free_info;
+
+	if (cpumask_empty(&amu->cpus)) {
+		pr_info("CPUs %*pbl have no AMU enabled by the kernel (ARM64_HAS_AMU_EXTN with ID_AA64PFR0_EL1.AMU): no cpuN/amu, no %s PMU\n",
+			cpumask_pr_args(cpu_online_mask), amu->name ?: "apmu_amu");
+		return 0;
+	}
+	ret = apmu_amu_pmu_register(amu);
+	if (ret)
+		goto remove_hp;
+	cpu = cpumask_first(&amu->cpus);
+	pr_info("%s: AMU on CPUs %*pbl (cpu%u: %u group-0, %u group-1 counters, group-1 enables %s at EL%u)\n",
+		amu->pmu.name, cpumask_pr_args(&amu->cpus), cpu, amu->info[cpu].cg0nc,
+		amu->info[cpu].cg1nc, amu->info[cpu].writable ? "writable" : "read-only",
+		amu->info[cpu].cur_el);
+	return 0;
+
+remove_hp:
+	cpuhp_state_remove_instance(apmu_amu_hp_state, &amu->node);
+free_info:
+	kfree(amu->info);
+	amu->info = NULL;
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_register);
+
+/**
+ * apmu_amu_unregister() - undo apmu_amu_register()
+ * @amu: the unit
+ */
+void apmu_amu_unregister(struct apmu_amu *amu)
+{
+	apmu_amu_pmu_unregister(amu);
+	/* runs apmu_amu_cpu_offline() on each online CPU: every cpuN/amu goes */
+	cpuhp_state_remove_instance(apmu_amu_hp_state, &amu->node);
+	kfree(amu->info);
+	amu->info = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_unregister);
+
+/**
+ * apmu_amu_init() - module init: the hotplug state, then the unit over the real registers
+ *
+ * Return: 0 or a negative errno.
+ */
+int apmu_amu_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_AP_ONLINE_DYN, "perf/apmu/amu:online",
+				      apmu_amu_cpu_online, apmu_amu_cpu_offline);
+	if (ret < 0)
+		return ret;
+	apmu_amu_hp_state = ret;
+
+	apmu_amu_hw.owner = THIS_MODULE;
+	ret = apmu_amu_register(&apmu_amu_hw);
+	if (ret)
+		cpuhp_remove_multi_state(apmu_amu_hp_state);
+	return ret;
+}
+
+/**
+ * apmu_amu_exit() - module exit: undo apmu_amu_init()
+ */
+void apmu_amu_exit(void)
+{
+	apmu_amu_unregister(&apmu_amu_hw);
+	cpuhp_remove_multi_state(apmu_amu_hp_state);
+}

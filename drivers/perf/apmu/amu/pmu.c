@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu: the apmu_amu perf PMU: counting events over the AMU's free-running counters.
+ *
+ * The counters are never written, enabled or disabled: an event is the difference of two
+ * reads of AMEVCNTR0<n>_EL0 or AMEVCNTR1<n>_EL0 on its CPU (64-bit, so a wrap between
+ * reads still gives the right difference). The counters count every context of the CPU,
+ * so events are CPU-wide only: per-task counting would charge a task with interrupts and
+ * kernel work done for others, which is not exact. Sampling and exclude_* cannot be
+ * honoured (no overflow interrupt, no filtering): -EOPNOTSUPP, except exclude_host and
+ * exclude_guest, refused with -EINVAL so that perf retries without them (see below).
+ */
+#define pr_fmt(fmt) "apmu: amu: " fmt
+
+#include <linux/bitfield.h>
+#include <linux/cpumask.h>
+#include <linux/perf_event.h>
+#include <linux/sysfs.h>
+#include <kunit/visibility.h>
+
+#include "amu.h"
+
+#define to_amu(p)	container_of(p, struct apmu_amu, pmu)
+
+static bool apmu_amu_ev_group(u64 config)
+{
+	return config & APMU_AMU_CFG_GROUP;
+}
+
+static unsigned int apmu_amu_ev_counter(u64 config)
+{
+	return FIELD_GET(APMU_AMU_CFG_COUNTER, config);
+}
+
+/* On the event's CPU, IRQs off (perf core calls add/del/start/stop/read there) */
+static u64 apmu_amu_ev_read(struct perf_event *event)
+{
+	struct apmu_amu *amu = to_amu(event->pmu);
+	u64 config = event->attr.config;
+
+	/* the CPU lost its AMU (a late rediscovery): the event stops moving */
+	if (amu->info[smp_processor_id()].absent != APMU_AMU_PRESENT)
+		return local64_read(&event->hw.prev_count);
+	return amu->regs->read(apmu_amu_ev_group(config) ? APMU_AMU_R_EVCNTR1 :
+			       APMU_AMU_R_EVCNTR0, apmu_amu_ev_counter(config));
+}
+
+static void apmu_amu_ev_update(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now;
+
+	do {
+		prev = local64_read(&hwc->prev_count);
+		now = apmu_amu_ev_read(event);
+	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
+	/* 64-bit counters: modulo 2^64, a wrap between two reads is still exact */
+	local64_add(now - prev, &event->count);
+}
+
+static int apmu_amu_ev_init(struct perf_event *event)
+{
+	struct apmu_amu *amu = to_amu(event->pmu);
+	struct perf_event_attr *attr = &event->attr;
+	const struct apmu_amu_cpu *info;
+	struct perf_event *leader, *sibling;
+	unsigned int n;
+
+	if (attr->type != event->pmu->type)
+		return -ENOENT;
+	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK)) {
+		pr_debug("%s: per-task events not supported: the AMU counts every context of the CPU\n",
+			 event->pmu->name);
+		return -EOPNOTSUPP;
+	}
+	if (is_sampling_event(event) || has_branch_stack(event)) {
+		pr_debug("%s: sampling not supported: the AMU has no overflow interrupt\n",
+			 event->pmu->name);
+		return -EOPNOTSUPP;
+	}
+	if (attr->exclude_user || attr->exclude_kernel || attr->exclude_hv ||
+	    attr->exclude_idle) {
+		pr_debug("%s: exclude_user/kernel/hv/idle not supported: AMU counters count at every Exception level\n",
+			 event->pmu->name);
+		return -EOPNOTSUPP;
+	}
+	/*
+	 * Refused too, but with -EINVAL, as perf core refuses any exclude_* for a
+	 * PERF_PMU_CAP_NO_EXCLUDE PMU: the perf tool sets exclude_guest by default and
+	 * retries without exclude_guest/exclude_host only on EINVAL.
+	 */
+	if (attr->exclude_host || attr->exclude_guest) {
+		pr_debug("%s: exclude_host/guest not supported: AMU counters count guests too\n",
+			 event->pmu->name);
+		return -EINVAL;
+	}
+	if (attr->config & ~(APMU_AMU_CFG_COUNTER | APMU_AMU_CFG_GROUP) ||
+	    attr->config1 || attr->config2) {
+		pr_debug("%s: bad config 0x%llx/0x%llx/0x%llx: only counter=config:0-3, group=config:8\n",
+			 event->pmu->name, attr->config, attr->config1, attr->config2);
+		return -EINVAL;
+	}
+	if (!cpumask_test_cpu(event->cpu, &amu->cpus)) {
+		pr_debug("%s: cpu%d has no AMU\n", event->pmu->name, event->cpu);
+		return -ENODEV;
+	}
+	info = &amu->info[event->cpu];
+	n = apmu_amu_ev_counter(attr->config);
+	if (apmu_amu_ev_group(attr->config) ? n >= info->cg1nc :
+	    n >= info->cg0nc || (n == APMU_AMU_G0_CONST && info->const_broken)) {
+		pr_debug("%s: cpu%d has no group-%d counter %u (AMCGCR_EL0.CG0NC=%u CG1NC=%u)\n",
+			 event->pmu->name, event->cpu, apmu_amu_ev_group(attr->config), n,
+			 info->cg0nc, info->cg1nc);
+		return -EINVAL;
+	}
+	/*
+	 * Counting groups mix only with this PMU's events and software events. A lone
+	 * event always fits; the leader's siblings are stable only once it has a ctx.
+	 */
+	leader = event->group_leader;
+	if (leader != event) {
+		if (leader->pmu != event->pmu && !is_software_event(leader))
+			goto spans_pmus;
+		for_each_sibling_event(sibling, leader)
+			if (sibling->pmu != event->pmu && !is_software_event(sibling))
+				goto spans_pmus;
+	}
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	return 0;
+
+spans_pmus:
+	pr_debug("%s: group mixes events of another hardware PMU\n", event->pmu->name);
+	return -EINVAL;
+}
+
+static void apmu_amu_ev_start(struct perf_event *event, int flags)
+{
+	local64_set(&event->hw.prev_count, apmu_amu_ev_read(event));
+	event->hw.state = 0;
+}
+
+static void apmu_amu_ev_stop(struct perf_event *event, int flags)
+{
+	if (event->hw.state & PERF_HES_STOPPED)
+		return;
+	apmu_amu_ev_update(event);
+	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+static int apmu_amu_ev_add(struct perf_event *event, int flags)
+{
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	if (flags & PERF_EF_START)
+		apmu_amu_ev_start(event, flags);
+	return 0;
+}
+
+static void apmu_amu_ev_del(struct perf_event *event, int flags)
+{
+	apmu_amu_ev_stop(event, PERF_EF_UPDATE);
+}
+
+static void apmu_amu_ev_pmu_read(struct perf_event *event)
+{
+	if (!(event->hw.state & PERF_HES_STOPPED))
+		apmu_amu_ev_update(event);
+}
+
+static struct apmu_amu *apmu_amu_dev_unit(struct device *dev)
+{
+	return to_amu((struct pmu *)dev_get_drvdata(dev));
+}
+
+/* format/ */
+PMU_FORMAT_ATTR(counter, "config:0-3");
+PMU_FORMAT_ATTR(group, "config:8");
+
+static struct attribute *apmu_amu_format_attrs[] = {
+	&format_attr_counter.attr,
+	&format_attr_group.attr,
+	NULL
+};
+
+static const struct attribute_group apmu_amu_format_group = {
+	.name = "format",
+	.attrs = apmu_amu_format_attrs,
+};
+
+/* events/: group 0 by name, group 1 by counter number */
+static ssize_t apmu_amu_event_show(struct device *dev, struct device_attribute *attr,
+				   char *buf)
+{
+	struct perf_pmu_events_attr *pa = container_of(attr, struct perf_pmu_events_attr, attr);
+
+	return sysfs_emit(buf, "group=%u,counter=%u\n", apmu_amu_ev_group(pa->id),
+			  apmu_amu_ev_counter(pa->id));
+}
+
+#define AMU_EV(_name, _cfg)							\
+	static struct perf_pmu_events_attr amu_ev_##_name = {			\
+		.attr = __ATTR(_name, 0444, apmu_amu_event_show, NULL),		\
+		.id = _cfg,							\
+	}
+#define AMU_EV1(n)	AMU_EV(aux##n, APMU_AMU_CFG_GROUP | (n))
+#define AMU_EV_PTR(_name)	(&amu_ev_##_name.attr.attr)
+
+AMU_EV(core_cycles, APMU_AMU_G0_CORE);
+AMU_EV(const_cycles, APMU_AMU_G0_CONST);
+AMU_EV(inst_retired, APMU_AMU_G0_INST);
+AMU_EV(mem_stall_cycles, APMU_AMU_G0_STALL);
+AMU_EV1(0);
+AMU_EV1(1);
+AMU_EV1(2);
+AMU_EV1(3);
+AMU_EV1(4);
+AMU_EV1(5);
+AMU_EV1(6);
+AMU_EV1(7);
+AMU_EV1(8);
+AMU_EV1(9);
+AMU_EV1(10);
+AMU_EV1(11);
+AMU_EV1(12);
+AMU_EV1(13);
+AMU_EV1(14);
+AMU_EV1(15);
+
+static struct attribute *apmu_amu_event_attrs[] = {
+	AMU_EV_PTR(core_cycles), AMU_EV_PTR(const_cycles),
+	AMU_EV_PTR(inst_retired), AMU_EV_PTR(mem_stall_cycles),
+	AMU_EV_PTR(aux0), AMU_EV_PTR(aux1), AMU_EV_PTR(aux2), AMU_EV_PTR(aux3),
+	AMU_EV_PTR(aux4), AMU_EV_PTR(aux5), AMU_EV_PTR(aux6), AMU_EV_PTR(aux7),
+	AMU_EV_PTR(aux8), AMU_EV_PTR(aux9), AMU_EV_PTR(aux10), AMU_EV_PTR(aux11),
+	AMU_EV_PTR(aux12), AMU_EV_PTR(aux13), AMU_EV_PTR(aux14), AMU_EV_PTR(aux15),
+	NULL
+};
+
+/* An event is offered if some CPU of the PMU implements its counter */
+static umode_t apmu_amu_event_visible(struct kobject *kobj, struct attribute *attr, int i)
+{
+	struct apmu_amu *amu = apmu_amu_dev_unit(kobj_to_dev(kobj));
+	struct perf_pmu_events_attr *pa = container_of(attr, struct perf_pmu_events_attr,
+						       attr.attr);
+	unsigned int n = apmu_amu_ev_counter(pa->id);
+
+	if (apmu_amu_ev_group(pa->id))
+		return n < amu->g1_max ? attr->mode : 0;
+	return n < amu->g0_max ? attr->mode : 0;
+}
+
+static const struct attribute_group apmu_amu_events_group = {
+	.name = "events",
+	.attrs = apmu_amu_event_attrs,
+	.is_visible = apmu_amu_event_visible,
+};
+
+/* cpus: the CPUs with an AMU (perf opens -a events on these) */
+static ssize_t cpus_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return cpumap_print_to_pagebuf(true, buf, &apmu_amu_dev_unit(dev)->cpus);
+}
+static DEVICE_ATTR_RO(cpus);
+
+static struct attribute *apmu_amu_cpus_attrs[] = {
+	&dev_attr_cpus.attr,
+	NULL
+};
+
+static const struct attribute_group apmu_amu_cpus_group = {
+	.attrs = apmu_amu_cpus_attrs,
+};
+
+static const struct attribute_group *apmu_amu_attr_groups[] = {
+	&apmu_amu_format_group,
+	&apmu_amu_events_group,
+	&apmu_amu_cpus_group,
+	NULL
+};
+
+/**
+ * apmu_amu_pmu_init() - fill in @amu's &struct pmu, without registering it
+ * @amu: the unit
+ */
+void apmu_amu_pmu_init(struct apmu_amu *amu)
+{
+	amu->pmu = (struct pmu) {
+		.module = amu->owner,
+		.task_ctx_nr = perf_invalid_context,
+		.capabilities = PERF_PMU_CAP_NO_INTERRUPT,
+		.attr_groups = apmu_amu_attr_groups,
+		.event_init = apmu_amu_ev_init,
+		.add = apmu_amu_ev_add,
+		.del = apmu_amu_ev_del,
+		.start = apmu_amu_ev_start,
+		.stop = apmu_amu_ev_stop,
+		.read = apmu_amu_ev_pmu_read,
+	};
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_pmu_init);
+
+/**
+ * apmu_amu_pmu_register() - register the apmu_amu PMU
+ * @amu: the unit, discovered
+ *
+ * Return: 0 or a negative errno.
+ */
+int apmu_amu_pmu_register(struct apmu_amu *amu)
+{
+	int ret;
+
+	apmu_amu_pmu_init(amu);
+	ret = perf_pmu_register(&amu->pmu, amu->name ?: "apmu_amu", -1);
+	if (ret)
+		return ret;
+	amu->pmu_registered = true;
+	return 0;
+}
+
+/**
+ * apmu_amu_pmu_unregister() - unregister the PMU if it was registered
+ * @amu: the unit
+ */
+void apmu_amu_pmu_unregister(struct apmu_amu *amu)
+{
+	if (!amu->pmu_registered)
+		return;
+	perf_pmu_unregister(&amu->pmu);
+	amu->pmu_registered = false;
+}

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu: /sys/devices/system/cpu/cpuN/amu/, present only on CPUs with an AMU:
+ *
+ *   core_cycles, const_cycles, inst_retired, mem_stall_cycles
+ *				AMEVCNTR0<0..3>_EL0, group 0 by name (n < AMCGCR_EL0.CG0NC)
+ *   aux<n>_event		AMEVTYPER1<n>_EL0.evtCount, n < AMCGCR_EL0.CG1NC
+ *   aux<n>_count		AMEVCNTR1<n>_EL0
+ *   aux<n>_enable		AMCNTENSET1_EL0.P<n>; writable (W1S/W1C of bit n) only at the
+ *				highest implemented Exception level
+ *
+ * Every value is read on CPU N. The files are root-only: AMU counts reveal what other
+ * contexts run (the kernel keeps AMUSERENR_EL0.EN clear for the same reason).
+ */
+#define pr_fmt(fmt) "apmu: amu: " fmt
+
+#include <linux/cpu.h>
+#include <linux/device.h>
+#include <linux/kstrtox.h>
+#include <linux/percpu.h>
+#include <linux/sysfs.h>
+#include <kunit/visibility.h>
+
+#include "amu.h"
+
+/* The unit whose amu/ group CPU N shows (one at a time: the directory name is fixed) */
+static DEFINE_PER_CPU(struct apmu_amu *, apmu_amu_sysfs_owner);
+
+/**
+ * enum apmu_amu_file - what a cpuN/amu file shows
+ * @APMU_AMU_F_G0: AMEVCNTR0<n>_EL0
+ * @APMU_AMU_F_EVENT: AMEVTYPER1<n>_EL0.evtCount
+ * @APMU_AMU_F_COUNT: AMEVCNTR1<n>_EL0
+ * @APMU_AMU_F_ENABLE: AMCNTENSET1_EL0.P<n>
+ */
+enum apmu_amu_file {
+	APMU_AMU_F_G0,
+	APMU_AMU_F_EVENT,
+	APMU_AMU_F_COUNT,
+	APMU_AMU_F_ENABLE,
+};
+
+/**
+ * struct apmu_amu_attr - one cpuN/amu file
+ * @attr: the device attribute
+ * @file: what it shows
+ * @n: the counter
+ */
+struct apmu_amu_attr {
+	struct device_attribute attr;
+	enum apmu_amu_file file;
+	unsigned int n;
+};
+
+#define to_amu_attr(a)	container_of(a, struct apmu_amu_attr, attr)
+
+static ssize_t apmu_amu_attr_show(struct device *dev, struct device_attribute *attr,
+				  char *buf);
+static ssize_t apmu_amu_attr_store(struct device *dev, struct device_attribute *attr,
+				   const char *buf, size_t count);
+
+#define AMU_ATTR(_name, _mode, _file, _n)					\
+	static struct apmu_amu_attr amu_attr_##_name = {			\
+		.attr = __ATTR(_name, _mode, apmu_amu_attr_show,		\
+			       apmu_amu_attr_store),				\
+		.file = _file,							\
+		.n = _n,							\
+	}
+
+AMU_ATTR(core_cycles, 0400, APMU_AMU_F_G0, APMU_AMU_G0_CORE);
+AMU_ATTR(const_cycles, 0400, APMU_AMU_F_G0, APMU_AMU_G0_CONST);
+AMU_ATTR(inst_retired, 0400, APMU_AMU_F_G0, APMU_AMU_G0_INST);
+AMU_ATTR(mem_stall_cycles, 0400, APMU_AMU_F_G0, APMU_AMU_G0_STALL);
+AMU_ATTR(aux0_event, 0400, APMU_AMU_F_EVENT, 0);
+AMU_ATTR(aux0_count, 0400, APMU_AMU_F_COUNT, 0);
+AMU_ATTR(aux0_enable, 0600, APMU_AMU_F_ENABLE, 0);
+AMU_ATTR(aux1_event, 0400, APMU_AMU_F_EVENT, 1);
+AMU_ATTR(aux1_count, 0400, APMU_AMU_F_COUNT, 1);
+AMU_ATTR(aux1_enable, 0600, APMU_AMU_F_ENABLE, 1);
+AMU_ATTR(aux2_event, 0400, APMU_AMU_F_EVENT, 2);
+AMU_ATTR(aux2_count, 0400, APMU_AMU_F_COUNT, 2);
+AMU_ATTR(aux2_enable, 0600, APMU_AMU_F_ENABLE, 2);
+AMU_ATTR(aux3_event, 0400, APMU_AMU_F_EVENT, 3);
+AMU_ATTR(aux3_count, 0400, APMU_AMU_F_COUNT, 3);
+AMU_ATTR(aux3_enable, 0600, APMU_AMU_F_ENABLE, 3);
+AMU_ATTR(aux4_event, 0400, APMU_AMU_F_EVENT, 4);
+AMU_ATTR(aux4_count, 0400, APMU_AMU_F_COUNT, 4);
+AMU_ATTR(aux4_enable, 0600, APMU_AMU_F_ENABLE, 4);
+AMU_ATTR(aux5_event, 0400, APMU_AMU_F_EVENT, 5);
+AMU_ATTR(aux5_count, 0400, APMU_AMU_F_COUNT, 5);
+AMU_ATTR(aux5_enable, 0600, APMU_AMU_F_ENABLE, 5);
+AMU_ATTR(aux6_event, 0400, APMU_AMU_F_EVENT, 6);
+AMU_ATTR(aux6_count, 0400, APMU_AMU_F_COUNT, 6);
+AMU_ATTR(aux6_enable, 0600, APMU_AMU_F_ENABLE, 6);
+AMU_ATTR(aux7_event, 0400, APMU_AMU_F_EVENT, 7);
+AMU_ATTR(aux7_count, 0400, APMU_AMU_F_COUNT, 7);
+AMU_ATTR(aux7_enable, 0600, APMU_AMU_F_ENABLE, 7);
+AMU_ATTR(aux8_event, 0400, APMU_AMU_F_EVENT, 8);
+AMU_ATTR(aux8_count, 0400, APMU_AMU_F_COUNT, 8);
+AMU_ATTR(aux8_enable, 0600, APMU_AMU_F_ENABLE, 8);
+AMU_ATTR(aux9_event, 0400, APMU_AMU_F_EVENT, 9);
+AMU_ATTR(aux9_count, 0400, APMU_AMU_F_COUNT, 9);
+AMU_ATTR(aux9_enable, 0600, APMU_AMU_F_ENABLE, 9);
+AMU_ATTR(aux10_event, 0400, APMU_AMU_F_EVENT, 10);
+AMU_ATTR(aux10_count, 0400, APMU_AMU_F_COUNT, 10);
+AMU_ATTR(aux10_enable, 0600, APMU_AMU_F_ENABLE, 10);
+AMU_ATTR(aux11_event, 0400, APMU_AMU_F_EVENT, 11);
+AMU_ATTR(aux11_count, 0400, APMU_AMU_F_COUNT, 11);
+AMU_ATTR(aux11_enable, 0600, APMU_AMU_F_ENABLE, 11);
+AMU_ATTR(aux12_event, 0400, APMU_AMU_F_EVENT, 12);
+AMU_ATTR(aux12_count, 0400, APMU_AMU_F_COUNT, 12);
+AMU_ATTR(aux12_enable, 0600, APMU_AMU_F_ENABLE, 12);
+AMU_ATTR(aux13_event, 0400, APMU_AMU_F_EVENT, 13);
+AMU_ATTR(aux13_count, 0400, APMU_AMU_F_COUNT, 13);
+AMU_ATTR(aux13_enable, 0600, APMU_AMU_F_ENABLE, 13);
+AMU_ATTR(aux14_event, 0400, APMU_AMU_F_EVENT, 14);
+AMU_ATTR(aux14_count, 0400, APMU_AMU_F_COUNT, 14);
+AMU_ATTR(aux14_enable, 0600, APMU_AMU_F_ENABLE, 14);
+AMU_ATTR(aux15_event, 0400, APMU_AMU_F_EVENT, 15);
+AMU_ATTR(aux15_count, 0400, APMU_AMU_F_COUNT, 15);
+AMU_ATTR(aux15_enable, 0600, APMU_AMU_F_ENABLE, 15);
+
+static struct attribute *apmu_amu_attrs[] = {
+	&amu_attr_core_cycles.attr.attr,
+	&amu_attr_const_cycles.attr.attr,
+	&amu_attr_inst_retired.attr.attr,
+	&amu_attr_mem_stall_cycles.attr.attr,
+	&amu_attr_aux0_event.attr.attr,
+	&amu_attr_aux0_count.attr.attr,
+	&amu_attr_aux0_enable.attr.attr,
+	&amu_attr_aux1_event.attr.attr,
+	&amu_attr_aux1_count.attr.attr,
+	&amu_attr_aux1_enable.attr.attr,
+	&amu_attr_aux2_event.attr.attr,
+	&amu_attr_aux2_count.attr.attr,
+	&amu_attr_aux2_enable.attr.attr,
+	&amu_attr_aux3_event.attr.attr,
+	&amu_attr_aux3_count.attr.attr,
+	&amu_attr_aux3_enable.attr.attr,
+	&amu_attr_aux4_event.attr.attr,
+	&amu_attr_aux4_count.attr.attr,
+	&amu_attr_aux4_enable.attr.attr,
+	&amu_attr_aux5_event.attr.attr,
+	&amu_attr_aux5_count.attr.attr,
+	&amu_attr_aux5_enable.attr.attr,
+	&amu_attr_aux6_event.attr.attr,
+	&amu_attr_aux6_count.attr.attr,
+	&amu_attr_aux6_enable.attr.attr,
+	&amu_attr_aux7_event.attr.attr,
+	&amu_attr_aux7_count.attr.attr,
+	&amu_attr_aux7_enable.attr.attr,
+	&amu_attr_aux8_event.attr.attr,
+	&amu_attr_aux8_count.attr.attr,
+	&amu_attr_aux8_enable.attr.attr,
+	&amu_attr_aux9_event.attr.attr,
+	&amu_attr_aux9_count.attr.attr,
+	&amu_attr_aux9_enable.attr.attr,
+	&amu_attr_aux10_event.attr.attr,
+	&amu_attr_aux10_count.attr.attr,
+	&amu_attr_aux10_enable.attr.attr,
+	&amu_attr_aux11_event.attr.attr,
+	&amu_attr_aux11_count.attr.attr,
+	&amu_attr_aux11_enable.attr.attr,
+	&amu_attr_aux12_event.attr.attr,
+	&amu_attr_aux12_count.attr.attr,
+	&amu_attr_aux12_enable.attr.attr,
+	&amu_attr_aux13_event.attr.attr,
+	&amu_attr_aux13_count.attr.attr,
+	&amu_attr_aux13_enable.attr.attr,
+	&amu_attr_aux14_event.attr.attr,
+	&amu_attr_aux14_count.attr.attr,
+	&amu_attr_aux14_enable.attr.attr,
+	&amu_attr_aux15_event.attr.attr,
+	&amu_attr_aux15_count.attr.attr,
+	&amu_attr_aux15_enable.attr.attr,
+	NULL
+};
+
+/* Only the files of counters @cpu implements */
+static umode_t apmu_amu_visible(struct apmu_amu *amu, unsigned int cpu,
+				const struct apmu_amu_attr *a)
+{
+	const struct apmu_amu_cpu *info = &amu->info[cpu];
+
+	if (info->absent != APMU_AMU_PRESENT)
+		return 0;
+	if (a->file == APMU_AMU_F_G0) {
+		if (a->n == APMU_AMU_G0_CONST && info->const_broken)
+			return 0;
+		return a->n < info->cg0nc ? a->attr.attr.mode : 0;
+	}
+	return a->n < info->cg1nc ? a->attr.attr.mode : 0;
+}
+
+static umode_t apmu_amu_is_visible(struct kobject *kobj, struct attribute *attr, int i)
+{
+	struct device *dev = kobj_to_dev(kobj);
+	struct apmu_amu *amu = per_cpu(apmu_amu_sysfs_owner, dev->id);
+
+	if (!amu)
+		return 0;
+	return apmu_amu_visible(amu, dev->id, to_amu_attr(container_of(attr,
+						struct device_attribute, attr)));
+}
+
+static const struct attribute_group apmu_amu_group = {
+	.name = "amu",
+	.attrs = apmu_amu_attrs,
+	.is_visible = apmu_amu_is_visible,
+};
+
+static ssize_t apmu_amu_show_one(struct apmu_amu *amu, unsigned int cpu,
+				 const struct apmu_amu_attr *a, char *buf)
+{
+	u64 val;
+	int ret;
+
+	switch (a->file) {
+	case APMU_AMU_F_G0:
+		ret = apmu_amu_read(amu, cpu, APMU_AMU_R_EVCNTR0, a->n, &val);
+		break;
+	case APMU_AMU_F_COUNT:
+		ret = apmu_amu_read(amu, cpu, APMU_AMU_R_EVCNTR1, a->n, &val);
+		break;
+	case APMU_AMU_F_EVENT:
+		ret = apmu_amu_read(amu, cpu, APMU_AMU_R_EVTYPER1, a->n, &val);
+		if (ret)
+			return ret;
+		return sysfs_emit(buf, "0x%04llx\n", FIELD_GET(APMU_AMEVTYPER_EVTCOUNT, val));
+	case APMU_AMU_F_ENABLE:
+		ret = apmu_amu_read(amu, cpu, APMU_AMU_R_CNTENSET1, 0, &val);
+		if (ret)
+			return ret;
+		return sysfs_emit(buf, "%u\n", !!(val & BIT_ULL(a->n)));
+	default:
+		return -EINVAL;
+	}
+	if (ret)
+		return ret;
+	return sysfs_emit(buf, "%llu\n", val);
+}
+
+static ssize_t apmu_amu_store_one(struct apmu_amu *amu, unsigned int cpu,
+				  const struct apmu_amu_attr *a, const char *buf, size_t count)
+{
+	bool on;
+	int ret;
+
+	if (a->file != APMU_AMU_F_ENABLE)
+		return -EACCES;
+	ret = kstrtobool(buf, &on);
+	if (ret) {
+		pr_debug("cpu%u: aux%u_enable takes 0 or 1\n", cpu, a->n);
+		return -EINVAL;
+	}
+	ret = apmu_amu_set_enable(amu, cpu, a->n, on);
+	return ret ? ret : count;
+}
+
+static ssize_t apmu_amu_attr_show(struct device *dev, struct device_attribute *attr,
+				  char *buf)
+{
+	struct apmu_amu *amu = per_cpu(apmu_amu_sysfs_owner, dev->id);
+
+	if (!amu)
+		return -ENODEV;
+	return apmu_amu_show_one(amu, dev->id, to_amu_attr(attr), buf);
+}
+
+static ssize_t apmu_amu_attr_store(struct device *dev, struct device_attribute *attr,
+				   const char *buf, size_t count)
+{
+	struct apmu_amu *amu = per_cpu(apmu_amu_sysfs_owner, dev->id);
+
+	if (!amu)
+		return -ENODEV;
+	return apmu_amu_store_one(amu, dev->id, to_amu_attr(attr), buf, count);
+}
+
+/**
+ * apmu_amu_sysfs_add() - create cpuN/amu for @cpu, which discovery found an AMU on
+ * @amu: the unit
+ * @cpu: the CPU
+ *
+ * Return: 0 (also when another unit already shows @cpu's amu/), or a negative errno.
+ */
+int apmu_amu_sysfs_add(struct apmu_amu *amu, unsigned int cpu)
+{
+	struct device *dev = get_cpu_device(cpu);
+	int ret;
+
+	if (!dev)
+		return 0;
+	if (per_cpu(apmu_amu_sysfs_owner, cpu)) {
+		pr_debug("cpu%u: amu/ already shown by another AMU unit\n", cpu);
+		return 0;
+	}
+	per_cpu(apmu_amu_sysfs_owner, cpu) = amu;
+	ret = sysfs_create_group(&dev->kobj, &apmu_amu_group);
+	if (ret) {
+		per_cpu(apmu_amu_sysfs_owner, cpu) = NULL;
+		return ret;
+	}
+	amu->info[cpu].sysfs = true;
+	return 0;
+}
+
+/**
+ * apmu_amu_sysfs_remove() - remove cpuN/amu if @amu created it
+ * @amu: the unit
+ * @cpu: the CPU
+ */
+void apmu_amu_sysfs_remove(struct apmu_amu *amu, unsigned int cpu)
+{
+	struct device *dev = get_cpu_device(cpu);
+
+	if (!dev || !amu->info[cpu].sysfs)
+		return;
+	/* waits for readers and writers of the files to finish */
+	sysfs_remove_group(&dev->kobj, &apmu_amu_group);
+	per_cpu(apmu_amu_sysfs_owner, cpu) = NULL;
+	amu->info[cpu].sysfs = false;
+}
+
+static const struct apmu_amu_attr *apmu_amu_find(const char *name)
+{
+	struct attribute **a;
+
+	for (a = apmu_amu_attrs; *a; a++)
+		if (!strcmp((*a)->name, name))
+			return to_amu_attr(container_of(*a, struct device_attribute, attr));
+	return NULL;
+}
+
+/**
+ * apmu_amu_sysfs_show() - what reading cpuN/amu/@name shows (for KUnit)
+ * @amu: the unit
+ * @cpu: the CPU
+ * @name: the file
+ * @buf: a PAGE_SIZE buffer
+ *
+ * Return: as the file's show().
+ */
+ssize_t apmu_amu_sysfs_show(struct apmu_amu *amu, unsigned int cpu, const char *name,
+			    char *buf)
+{
+	const struct apmu_amu_attr *a = apmu_amu_find(name);
+
+	if (!a || !apmu_amu_visible(amu, cpu, a))
+		return -ENOENT;
+	return apmu_amu_show_one(amu, cpu, a, buf);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_sysfs_show);
+
+/**
+ * apmu_amu_sysfs_store() - what writing cpuN/amu/@name does (for KUnit)
+ * @amu: the unit
+ * @cpu: the CPU
+ * @name: the file
+ * @buf: what is written
+ * @count: its length
+ *
+ * Return: as the file's store().
+ */
+ssize_t apmu_amu_sysfs_store(struct apmu_amu *amu, unsigned int cpu, const char *name,
+			     const char *buf, size_t count)
+{
+	const struct apmu_amu_attr *a = apmu_amu_find(name);
+
+	if (!a || !apmu_amu_visible(amu, cpu, a))
+		return -ENOENT;
+	return apmu_amu_store_one(amu, cpu, a, buf, count);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_sysfs_store);
+
+/**
+ * apmu_amu_sysfs_mode() - the mode cpuN/amu/@name has, 0 if it is absent (for KUnit)
+ * @amu: the unit
+ * @cpu: the CPU
+ * @name: the file
+ *
+ * Return: the file mode.
+ */
+umode_t apmu_amu_sysfs_mode(struct apmu_amu *amu, unsigned int cpu, const char *name)
+{
+	const struct apmu_amu_attr *a = apmu_amu_find(name);
+
+	return a ? apmu_amu_visible(amu, cpu, a) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_sysfs_mode);

@@ -1,0 +1,546 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for apmu's Activity Monitors unit (amu/) on the AMU register model: per-CPU
+ * discovery, every cpuN/amu value, the group-1 enable write rule at each Exception-level
+ * configuration, and the apmu_amu perf PMU's event_init checks and counter deltas.
+ * The model fails a test on any access the architecture or the driver's rules forbid
+ * (amu_model.h); the suite's exit hook reports it.
+ */
+#include <kunit/test.h>
+#include <linux/cpumask.h>
+#include <linux/irqflags.h>
+#include <linux/limits.h>
+#include <linux/perf_event.h>
+#include <linux/preempt.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+
+#include "amu_model.h"
+
+/* A PMU type no registered PMU has: event_init is called directly */
+#define AMU_TEST_TYPE	0x7ffffff0
+
+/**
+ * struct amu_test - one test's AMU: the register model and a unit over it
+ * @m: the model
+ * @amu: the unit (discovered, PMU filled in, not registered)
+ * @buf: a PAGE_SIZE buffer for sysfs show()
+ */
+struct amu_test {
+	struct apmu_amu_model m;
+	struct apmu_amu amu;
+	char *buf;
+};
+
+static int amu_test_init(struct kunit *test)
+{
+	struct amu_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+	unsigned int cpu;
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->buf);
+	t->amu.info = kunit_kcalloc(test, nr_cpu_ids, sizeof(*t->amu.info), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->amu.info);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		t->amu.info[cpu].absent = APMU_AMU_NOT_DISCOVERED;
+	apmu_amu_model_init(&t->m);
+	apmu_amu_model_select(&t->m);
+	t->amu.regs = &apmu_amu_model_regs;
+	apmu_amu_pmu_init(&t->amu);
+	t->amu.pmu.type = AMU_TEST_TYPE;
+	t->amu.pmu.name = "apmu_amu_test";
+	test->priv = t;
+	return 0;
+}
+
+static void amu_test_exit(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+
+	if (t)
+		apmu_amu_model_check(&t->m);
+}
+
+static void amu_discover_all(struct kunit *test, struct amu_test *t)
+{
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu)
+		KUNIT_ASSERT_EQ(test, apmu_amu_discover(&t->amu, cpu), 0);
+}
+
+/* A formatted string that lives as long as the test */
+static __printf(2, 3) const char *amu_fmt(struct kunit *test, const char *fmt, ...)
+{
+	char *s = kunit_kzalloc(test, 64, GFP_KERNEL);
+	va_list args;
+
+	if (!s)
+		return "";
+	va_start(args, fmt);
+	vsnprintf(s, 64, fmt, args);
+	va_end(args);
+	return s;
+}
+
+/* cpuN/amu/@name as read, or "error <errno>" */
+static const char *amu_show(struct kunit *test, struct amu_test *t, unsigned int cpu,
+			    const char *name)
+{
+	ssize_t ret = apmu_amu_sysfs_show(&t->amu, cpu, name, t->buf);
+
+	if (ret < 0)
+		return amu_fmt(test, "error %zd", ret);
+	return amu_fmt(test, "%s", t->buf);
+}
+
+static ssize_t amu_store(struct amu_test *t, unsigned int cpu, const char *name,
+			 const char *val)
+{
+	return apmu_amu_sysfs_store(&t->amu, cpu, name, val, strlen(val));
+}
+
+/* No kernel capability: the AMU is never touched, even where the CPU has one */
+static void amu_discover_not_enabled(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	unsigned int cpu;
+
+	t->m.kernel_cap = false;
+	amu_discover_all(test, t);
+	for_each_online_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, t->amu.info[cpu].absent, APMU_AMU_NOT_ENABLED);
+	KUNIT_EXPECT_TRUE(test, cpumask_empty(&t->amu.cpus));
+	KUNIT_EXPECT_EQ(test, t->m.reads, 0);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0);
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "core_cycles"), "error -2");
+}
+
+/* A mix: cpu0 without an AMU (ID_AA64PFR0_EL1.AMU == 0), the others with one */
+static void amu_discover_mixed(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	unsigned int cpu;
+
+	if (num_online_cpus() < 2)
+		kunit_skip(test, "needs two CPUs");
+	t->m.amu[0] = 0;
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].absent, APMU_AMU_NOT_ENABLED);
+	KUNIT_EXPECT_FALSE(test, cpumask_test_cpu(0, &t->amu.cpus));
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0);
+	for_each_online_cpu(cpu) {
+		if (cpu == 0 || cpu >= APMU_AMU_MODEL_CPUS)
+			continue;
+		KUNIT_EXPECT_EQ(test, t->amu.info[cpu].absent, APMU_AMU_PRESENT);
+		KUNIT_EXPECT_TRUE(test, cpumask_test_cpu(cpu, &t->amu.cpus));
+	}
+}
+
+/* AMCFGR_EL0.NCG and AMCGCR_EL0.CG0NC/CG1NC, and the files they make visible */
+static void amu_discover_counts(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+
+	t->m.cg1nc[0] = 3;
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].ncg, 1);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].cg0nc, 4);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].cg1nc, 3);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0400);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "const_cycles"), 0400);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "inst_retired"), 0400);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "mem_stall_cycles"), 0400);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux2_event"), 0400);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux2_count"), 0400);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux2_enable"), 0600);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux3_event"), 0);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux3_enable"), 0);
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "aux3_count"), "error -2");
+	KUNIT_EXPECT_EQ(test, t->amu.g1_max, num_online_cpus() > 1 ? 4 : 3);
+}
+
+/* NCG == 0: no group 1; AMCNTENSET1/CLR1 and AMEV*1<n> are UNDEFINED, never touched */
+static void amu_discover_group0_only(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	unsigned int n;
+	char name[16];
+
+	t->m.ncg[0] = 0;
+	t->m.cg1nc[0] = 4;	/* what a careless read of a stale field would find */
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].absent, APMU_AMU_PRESENT);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].cg1nc, 0);
+	for (n = 0; n < APMU_AMU_NR_G1; n++) {
+		snprintf(name, sizeof(name), "aux%u_enable", n);
+		KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, name), 0);
+		KUNIT_EXPECT_EQ(test, apmu_amu_set_enable(&t->amu, 0, n, true), -ENODEV);
+		KUNIT_EXPECT_EQ(test, apmu_amu_set_enable(&t->amu, 0, n, false), -ENODEV);
+	}
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "aux0_enable"), "error -2");
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "core_cycles"), "0\n");
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+}
+
+/* Group 0 by name, each 64-bit count read on its own CPU */
+static void amu_sysfs_group0(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu >= APMU_AMU_MODEL_CPUS)
+			continue;
+		t->m.cnt0[cpu][0] = U64_MAX - cpu;
+		t->m.cnt0[cpu][1] = 1000 + cpu;
+		t->m.cnt0[cpu][2] = BIT_ULL(40) + cpu;
+		t->m.cnt0[cpu][3] = 7 + cpu;
+	}
+	amu_discover_all(test, t);
+	for_each_online_cpu(cpu) {
+		if (cpu >= APMU_AMU_MODEL_CPUS)
+			continue;
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "core_cycles"),
+				   amu_fmt(test, "%llu\n", U64_MAX - cpu));
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "const_cycles"),
+				   amu_fmt(test, "%u\n", 1000 + cpu));
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "inst_retired"),
+				   amu_fmt(test, "%llu\n", BIT_ULL(40) + cpu));
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "mem_stall_cycles"),
+				   amu_fmt(test, "%u\n", 7 + cpu));
+	}
+	/* read-only files refuse writes, whoever opens them for writing */
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "core_cycles", "0"), -EACCES);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+}
+
+/* The erratum-broken constant-frequency counter is not offered */
+static void amu_sysfs_const_broken(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+
+	t->m.const_broken = true;
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "const_cycles"), 0);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0400);
+}
+
+/* Group 1: event number, count and enable state of each counter, on its own CPU */
+static void amu_sysfs_group1(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	unsigned int cpu;
+
+	for_each_online_cpu(cpu) {
+		if (cpu >= APMU_AMU_MODEL_CPUS)
+			continue;
+		t->m.cnt1[cpu][1] = U64_MAX - 1 - cpu;
+		t->m.en1[cpu] = BIT(1) | BIT(3);
+	}
+	amu_discover_all(test, t);
+	for_each_online_cpu(cpu) {
+		if (cpu >= APMU_AMU_MODEL_CPUS)
+			continue;
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "aux0_event"),
+				   amu_fmt(test, "0x%04x\n", 0x300 + 0x10 * cpu));
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "aux3_event"),
+				   amu_fmt(test, "0x%04x\n", 0x303 + 0x10 * cpu));
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "aux1_count"),
+				   amu_fmt(test, "%llu\n", U64_MAX - 1 - cpu));
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "aux0_count"), "0\n");
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "aux0_enable"), "0\n");
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "aux1_enable"), "1\n");
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "aux2_enable"), "0\n");
+		KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "aux3_enable"), "1\n");
+	}
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+}
+
+/* W1S/W1C of bit n only: the other enables keep their state */
+static void amu_write_bit_n_only(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+
+	t->m.en1[0] = BIT(0) | BIT(2);
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux1_enable", "1"), 1);
+	KUNIT_EXPECT_EQ(test, t->m.last_write, BIT(1));
+	KUNIT_EXPECT_EQ(test, t->m.en1[0], BIT(0) | BIT(1) | BIT(2));
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux0_enable", "0\n"), 2);
+	KUNIT_EXPECT_EQ(test, t->m.last_write, BIT(0));
+	KUNIT_EXPECT_EQ(test, t->m.en1[0], BIT(1) | BIT(2));
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux3_enable", "1"), 1);
+	KUNIT_EXPECT_EQ(test, t->m.en1[0], BIT(1) | BIT(2) | BIT(3));
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "aux3_enable"), "1\n");
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "aux0_enable"), "0\n");
+	KUNIT_EXPECT_EQ(test, t->m.writes, 3);
+	if (num_online_cpus() > 1)	/* another CPU's enables are its own */
+		KUNIT_EXPECT_EQ(test, t->m.en1[1], 0);
+}
+
+/* Bad input: -EINVAL, nothing written; counters >= CG1NC have no file and no write */
+static void amu_write_bad(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	unsigned int n;
+
+	t->m.cg1nc[0] = 2;
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux0_enable", "2"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux0_enable", "enable"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux0_enable", ""), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux0_count", "0"), -EACCES);
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux0_event", "0x11"), -EACCES);
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux2_enable", "1"), -ENOENT);
+	for (n = 2; n < APMU_AMU_NR_G1; n++) {
+		KUNIT_EXPECT_EQ(test, apmu_amu_set_enable(&t->amu, 0, n, true), -ENODEV);
+		KUNIT_EXPECT_EQ(test, apmu_amu_set_enable(&t->amu, 0, n, false), -ENODEV);
+	}
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+	KUNIT_EXPECT_EQ(test, t->m.en1[0], 0);
+}
+
+/**
+ * struct amu_el_case - one Exception-level configuration
+ * @el3: ID_AA64PFR0_EL1.EL3
+ * @el2: ID_AA64PFR0_EL1.EL2
+ * @cur: CurrentEL.EL
+ * @writable: AMCNTENSET1/CLR1 writes are defined there
+ * @name: description
+ */
+struct amu_el_case {
+	unsigned int el3, el2, cur;
+	bool writable;
+	const char *name;
+};
+
+static const struct amu_el_case amu_el_cases[] = {
+	{ 0, 0, 1, true, "EL1 only, kernel at EL1" },
+	{ 0, 1, 2, true, "EL2 highest, VHE kernel at EL2" },
+	{ 0, 1, 1, false, "EL2 highest, kernel at EL1" },
+	{ 1, 1, 2, false, "EL3 highest, kernel at EL2" },
+	{ 1, 1, 1, false, "EL3 highest, kernel at EL1" },
+	{ 2, 0, 1, false, "EL3 (AArch32 too), no EL2, kernel at EL1" },
+};
+
+/* The seed: MSR AMCNTENSET1/CLR1_EL0 only if IsHighestEL(PSTATE.EL), else UNDEFINED */
+static void amu_write_el_rule(struct kunit *test)
+{
+	const struct amu_el_case *c;
+	struct amu_test *t = test->priv;
+	unsigned int cpu;
+	ssize_t want;
+
+	for (c = amu_el_cases; c < amu_el_cases + ARRAY_SIZE(amu_el_cases); c++) {
+		apmu_amu_model_init(&t->m);
+		for (cpu = 0; cpu < APMU_AMU_MODEL_CPUS; cpu++) {
+			t->m.el3[cpu] = c->el3;
+			t->m.el2[cpu] = c->el2;
+			t->m.cur_el[cpu] = c->cur;
+		}
+		t->m.en1[0] = BIT(2);
+		amu_discover_all(test, t);
+		KUNIT_EXPECT_EQ_MSG(test, t->amu.info[0].writable, c->writable, "%s", c->name);
+		/* the mode does not change: root-only, and a write says why it fails */
+		KUNIT_EXPECT_EQ_MSG(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux0_enable"), 0600,
+				    "%s", c->name);
+		want = c->writable ? 1 : -EPERM;
+		KUNIT_EXPECT_EQ_MSG(test, amu_store(t, 0, "aux0_enable", "1"), want, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, amu_store(t, 0, "aux2_enable", "0"), want, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, t->m.writes, c->writable ? 2 : 0, "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, t->m.en1[0], c->writable ? BIT(0) : BIT(2), "%s",
+				    c->name);
+		KUNIT_EXPECT_STREQ_MSG(test, amu_show(test, t, 0, "aux0_enable"),
+				       c->writable ? "1\n" : "0\n", "%s", c->name);
+		KUNIT_EXPECT_EQ_MSG(test, apmu_amu_model_check(&t->m), 0, "%s", c->name);
+	}
+}
+
+/* The model itself: each rule it enforces is seen (then forgiven, for this case only) */
+static void amu_model_strict(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	const struct apmu_amu_regs *r = &apmu_amu_model_regs;
+	unsigned int cpu;
+
+	preempt_disable();
+	cpu = smp_processor_id();
+	t->m.cg1nc[cpu] = 2;
+	t->m.cur_el[cpu] = 1;	/* below the highest EL (EL2) */
+	r->write(APMU_AMU_R_CNTENSET1, 0, BIT(0));
+	KUNIT_EXPECT_EQ(test, t->m.violations, 1);
+	KUNIT_EXPECT_EQ(test, t->m.en1[cpu], 0);
+	t->m.cur_el[cpu] = 2;
+	r->write(APMU_AMU_R_CNTENSET1, 0, BIT(0) | BIT(2));
+	KUNIT_EXPECT_EQ(test, t->m.violations, 2);
+	KUNIT_EXPECT_EQ(test, t->m.en1[cpu], BIT(0));	/* P2 >= CG1NC: WI */
+	KUNIT_EXPECT_EQ(test, r->read(APMU_AMU_R_CNTENCLR1, 0), BIT(0));
+	r->write(APMU_AMU_R_CNTENCLR0, 0, BIT(0));
+	KUNIT_EXPECT_EQ(test, t->m.violations, 3);
+	r->read(APMU_AMU_R_EVCNTR1, 2);
+	KUNIT_EXPECT_EQ(test, t->m.violations, 4);
+	t->m.ncg[cpu] = 0;
+	r->read(APMU_AMU_R_CNTENSET1, 0);
+	KUNIT_EXPECT_EQ(test, t->m.violations, 5);
+	t->m.kernel_cap = false;
+	r->read(APMU_AMU_R_EVCNTR0, 0);
+	KUNIT_EXPECT_EQ(test, t->m.violations, 6);
+	preempt_enable();
+	t->m.violations = 0;
+}
+
+static struct perf_event *amu_event(struct kunit *test, struct amu_test *t, u64 config,
+				    int cpu)
+{
+	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->pmu = &t->amu.pmu;
+	ev->attr.type = AMU_TEST_TYPE;
+	ev->attr.size = sizeof(ev->attr);
+	ev->attr.config = config;
+	ev->cpu = cpu;
+	ev->group_leader = ev;
+	INIT_LIST_HEAD(&ev->sibling_list);
+	return ev;
+}
+
+static int amu_init_ev(struct kunit *test, struct amu_test *t, struct perf_event *ev)
+{
+	return t->amu.pmu.event_init(ev);
+}
+
+/* event_init: each invalid attr gets its errno */
+static void amu_pmu_event_init(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	struct perf_event *ev;
+
+	t->m.cg1nc[0] = 2;
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0, 0)), 0);
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 3, 0)), 0);
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0x101, 0)), 0);
+	/* bad config: unknown bits, counters not implemented, config1/2 */
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 4, 0)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0x102, 0)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0x10, 0)), -EINVAL);
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, BIT_ULL(63), 0)),
+			-EINVAL);
+	ev = amu_event(test, t, 0, 0);
+	ev->attr.config1 = 1;
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EINVAL);
+	ev = amu_event(test, t, 0, 0);
+	ev->attr.config2 = 1;
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EINVAL);
+	/* another PMU's type */
+	ev = amu_event(test, t, 0, 0);
+	ev->attr.type = PERF_TYPE_HARDWARE;
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -ENOENT);
+	/* per task */
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0, -1)), -EOPNOTSUPP);
+	ev = amu_event(test, t, 0, 0);
+	ev->attach_state = PERF_ATTACH_TASK;
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
+	/* sampling */
+	ev = amu_event(test, t, 0, 0);
+	ev->attr.sample_period = 1000;
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
+	/* each exclude_* */
+	ev = amu_event(test, t, 0, 0);
+	ev->attr.exclude_user = 1;
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
+	ev = amu_event(test, t, 0, 0);
+	ev->attr.exclude_kernel = 1;
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
+	ev = amu_event(test, t, 0, 0);
+	ev->attr.exclude_hv = 1;
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
+	ev = amu_event(test, t, 0, 0);
+	ev->attr.exclude_idle = 1;
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
+	ev = amu_event(test, t, 0, 0);
+	ev->attr.exclude_host = 1;
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EINVAL);
+	ev = amu_event(test, t, 0, 0);
+	ev->attr.exclude_guest = 1;	/* perf's default: -EINVAL makes it retry without */
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EINVAL);
+	/* a CPU without an AMU */
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0, nr_cpu_ids)),
+			-ENODEV);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+}
+
+/* Deltas of free-running 64-bit counters, across a wrap; nothing is ever written */
+static void amu_pmu_deltas(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	struct perf_event *ev0, *ev1;
+	struct pmu *pmu = &t->amu.pmu;
+	unsigned int cpu;
+
+	amu_discover_all(test, t);
+	/* perf core calls add/del/start/stop/read on the event's CPU, IRQs off */
+	migrate_disable();
+	cpu = smp_processor_id();
+	ev0 = amu_event(test, t, APMU_AMU_G0_CORE, cpu);
+	ev1 = amu_event(test, t, APMU_AMU_CFG_GROUP | 3, cpu);
+	KUNIT_EXPECT_EQ(test, pmu->event_init(ev0), 0);
+	KUNIT_EXPECT_EQ(test, pmu->event_init(ev1), 0);
+	local_irq_disable();
+	t->m.cnt0[cpu][APMU_AMU_G0_CORE] = U64_MAX - 5;
+	t->m.cnt1[cpu][3] = 1ULL << 63;
+	KUNIT_EXPECT_EQ(test, pmu->add(ev0, PERF_EF_START), 0);
+	KUNIT_EXPECT_EQ(test, pmu->add(ev1, PERF_EF_START), 0);
+	t->m.cnt0[cpu][APMU_AMU_G0_CORE] += 10;		/* wraps */
+	t->m.cnt1[cpu][3] += 1ULL << 40;
+	pmu->read(ev0);
+	pmu->read(ev1);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), 10);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev1->count), 1ULL << 40);
+	t->m.cnt0[cpu][APMU_AMU_G0_CORE] += 1000;
+	pmu->stop(ev0, PERF_EF_UPDATE);
+	t->m.cnt0[cpu][APMU_AMU_G0_CORE] += 77;		/* stopped: not counted */
+	pmu->read(ev0);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), 1010);
+	pmu->start(ev0, 0);
+	t->m.cnt0[cpu][APMU_AMU_G0_CORE] += 3;
+	pmu->del(ev0, 0);
+	pmu->del(ev1, 0);
+	t->m.cnt0[cpu][APMU_AMU_G0_CORE] += 5;		/* deleted: not counted */
+	local_irq_enable();
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), 1013);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev1->count), 1ULL << 40);
+	/* free-running: never reset, reprogrammed, enabled or disabled */
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+	KUNIT_EXPECT_EQ(test, t->m.cnt0[cpu][APMU_AMU_G0_CORE], U64_MAX - 5 + 1095);
+}
+
+static struct kunit_case amu_cases[] = {
+	KUNIT_CASE(amu_discover_not_enabled),
+	KUNIT_CASE(amu_discover_mixed),
+	KUNIT_CASE(amu_discover_counts),
+	KUNIT_CASE(amu_discover_group0_only),
+	KUNIT_CASE(amu_sysfs_group0),
+	KUNIT_CASE(amu_sysfs_const_broken),
+	KUNIT_CASE(amu_sysfs_group1),
+	KUNIT_CASE(amu_write_bit_n_only),
+	KUNIT_CASE(amu_write_bad),
+	KUNIT_CASE(amu_write_el_rule),
+	KUNIT_CASE(amu_model_strict),
+	KUNIT_CASE(amu_pmu_event_init),
+	KUNIT_CASE(amu_pmu_deltas),
+	{}
+};
+
+static struct kunit_suite apmu_amu_suite = {
+	.name = "apmu_amu",
+	.init = amu_test_init,
+	.exit = amu_test_exit,
+	.test_cases = amu_cases,
+};
+
+kunit_test_suite(apmu_amu_suite);

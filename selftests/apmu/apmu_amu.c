@@ -1,0 +1,486 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kselftest for apmu's Activity Monitors unit: /sys/devices/system/cpu/cpuN/amu/ and the
+ * apmu_amu perf PMU.
+ *
+ * With apmu_amu_test.ko loaded (an AMU unit over the register model, default
+ * configuration: see drivers/perf/apmu/tests/amu_vmtest.c) the tests check exact values,
+ * permissions as root and as an unprivileged user, the write rules, hotplug, and perf.
+ * Without it they check what a machine without an AMU shows: no amu/ directory, no PMU.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#include "kselftest_harness.h"
+#include "apmu_util.h"
+
+#define CPU_DIR		"/sys/devices/system/cpu"
+#define MODEL_PARAMS	"/sys/module/apmu_amu_test/parameters"
+#define AMU_PMU		APMU_SYSFS_PMUS "/apmu_amu"
+
+static bool model_loaded(void)
+{
+	return access(MODEL_PARAMS, F_OK) == 0;
+}
+
+static int amu_path(char *path, size_t len, int cpu, const char *file)
+{
+	return snprintf(path, len, CPU_DIR "/cpu%d/amu/%s", cpu, file);
+}
+
+/* cpuN/amu/@file as a string; 0 or -errno */
+static int amu_read(int cpu, const char *file, char *buf, size_t len)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	amu_path(path, sizeof(path), cpu, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return 0;
+}
+
+static uint64_t amu_u64(int cpu, const char *file)
+{
+	char buf[64];
+
+	if (amu_read(cpu, file, buf, sizeof(buf)))
+		return UINT64_MAX;
+	return strtoull(buf, NULL, 0);
+}
+
+/* write @val to cpuN/amu/@file; 0 or -errno (of open or write) */
+static int amu_write(int cpu, const char *file, const char *val)
+{
+	char path[256];
+	int fd, ret = 0;
+
+	amu_path(path, sizeof(path), cpu, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static int set_online(int cpu, int on)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
+	return write_file(path, on ? "1" : "0");
+}
+
+static bool amu_dir(int cpu)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/amu", cpu);
+	return access(path, F_OK) == 0;
+}
+
+static int amu_mode(int cpu, const char *file)
+{
+	char path[256];
+	struct stat st;
+
+	amu_path(path, sizeof(path), cpu, file);
+	if (stat(path, &st))
+		return -1;
+	return st.st_mode & 07777;
+}
+
+static int amu_pmu_type(void)
+{
+	char buf[32];
+
+	if (apmu_read_file(AMU_PMU "/type", buf, sizeof(buf)))
+		return -1;
+	return atoi(buf);
+}
+
+/* A CPU-wide counting event on apmu_amu; the fd, or -errno */
+static int amu_open(uint64_t config, int cpu, pid_t pid)
+{
+	struct perf_event_attr attr = {
+		.type = amu_pmu_type(),
+		.size = sizeof(attr),
+		.config = config,
+	};
+	int fd = apmu_perf_open(&attr, pid, cpu, -1, 0);
+
+	return fd < 0 ? -errno : fd;
+}
+
+static int amu_open_attr(struct perf_event_attr *attr, int cpu)
+{
+	int fd;
+
+	attr->type = amu_pmu_type();
+	attr->size = sizeof(*attr);
+	fd = apmu_perf_open(attr, -1, cpu, -1, 0);
+	if (fd >= 0) {
+		close(fd);
+		return 0;
+	}
+	return -errno;
+}
+
+#define REQUIRE_MODEL()							\
+	do {								\
+		if (!model_loaded())					\
+			SKIP(return, "apmu_amu_test.ko not loaded");	\
+	} while (0)
+
+/* Without the model (QEMU has no AMU): no amu/ anywhere, no apmu_amu PMU */
+TEST(no_amu_without_model)
+{
+	int cpu, n = sysconf(_SC_NPROCESSORS_CONF);
+
+	if (model_loaded())
+		SKIP(return, "apmu_amu_test.ko loaded");
+	for (cpu = 0; cpu < n; cpu++)
+		EXPECT_FALSE(amu_dir(cpu)) TH_LOG("cpu%d has amu/", cpu);
+	EXPECT_NE(0, access(AMU_PMU, F_OK));
+}
+
+/* The files each CPU's model implements, with root-only modes */
+TEST(files_and_modes)
+{
+	static const char * const g0[] = {
+		"core_cycles", "const_cycles", "inst_retired", "mem_stall_cycles",
+	};
+	char name[32];
+	int i, n;
+
+	REQUIRE_MODEL();
+	for (i = 0; i < 4; i++) {
+		EXPECT_EQ(0400, amu_mode(0, g0[i])) TH_LOG("cpu0 %s", g0[i]);
+		EXPECT_EQ(0400, amu_mode(1, g0[i])) TH_LOG("cpu1 %s", g0[i]);
+	}
+	/* cpu0: CG1NC = 4, cpu1: CG1NC = 2 */
+	for (n = 0; n < 16; n++) {
+		int cpu;
+
+		for (cpu = 0; cpu < 2; cpu++) {
+			int present = n < (cpu ? 2 : 4);
+
+			snprintf(name, sizeof(name), "aux%d_event", n);
+			EXPECT_EQ(present ? 0400 : -1, amu_mode(cpu, name)) TH_LOG("cpu%d %s", cpu, name);
+			snprintf(name, sizeof(name), "aux%d_count", n);
+			EXPECT_EQ(present ? 0400 : -1, amu_mode(cpu, name)) TH_LOG("cpu%d %s", cpu, name);
+			snprintf(name, sizeof(name), "aux%d_enable", n);
+			EXPECT_EQ(present ? 0600 : -1, amu_mode(cpu, name)) TH_LOG("cpu%d %s", cpu, name);
+		}
+	}
+}
+
+/* Group 0: 64-bit counts, read on the CPU, moving (the model advances them per read) */
+TEST(group0_values)
+{
+	uint64_t a, b;
+
+	REQUIRE_MODEL();
+	a = amu_u64(0, "core_cycles");
+	b = amu_u64(0, "core_cycles");
+	ASSERT_NE(UINT64_MAX, a);
+	EXPECT_GT(a, 1ULL << 32);
+	EXPECT_GT(b, a);
+	EXPECT_GT(amu_u64(1, "const_cycles"), 1ULL << 32);
+	EXPECT_GT(amu_u64(0, "inst_retired"), 1ULL << 35);
+	EXPECT_GE(amu_u64(1, "mem_stall_cycles"), 12345);
+	EXPECT_LT(amu_u64(1, "mem_stall_cycles"), 1ULL << 32);
+}
+
+/* Group 1: each CPU's own event numbers (AMEVTYPER1<n>.evtCount) */
+TEST(group1_events)
+{
+	char buf[32], name[32];
+	int n;
+
+	REQUIRE_MODEL();
+	for (n = 0; n < 4; n++) {
+		snprintf(name, sizeof(name), "aux%d_event", n);
+		ASSERT_EQ(0, amu_read(0, name, buf, sizeof(buf)));
+		EXPECT_EQ(0x300 + n, strtol(buf, NULL, 16)) TH_LOG("cpu0 %s = %s", name, buf);
+		EXPECT_EQ(0, strncmp(buf, "0x", 2));
+	}
+	for (n = 0; n < 2; n++) {
+		snprintf(name, sizeof(name), "aux%d_event", n);
+		ASSERT_EQ(0, amu_read(1, name, buf, sizeof(buf)));
+		EXPECT_EQ(0x310 + n, strtol(buf, NULL, 16)) TH_LOG("cpu1 %s = %s", name, buf);
+	}
+}
+
+/* At the highest EL (cpu0): W1S/W1C of bit n only; a disabled counter stands still */
+TEST(enable_write_bit_n_only)
+{
+	char buf[8];
+
+	REQUIRE_MODEL();
+	ASSERT_EQ(0, amu_write(0, "aux0_enable", "1"));
+	ASSERT_EQ(0, amu_write(0, "aux1_enable", "0"));
+	ASSERT_EQ(0, amu_write(0, "aux2_enable", "1"));
+	ASSERT_EQ(0, amu_write(0, "aux3_enable", "0"));
+	ASSERT_EQ(0, amu_write(0, "aux1_enable", "1\n"));
+	amu_read(0, "aux0_enable", buf, sizeof(buf));
+	EXPECT_STREQ("1", buf);
+	amu_read(0, "aux1_enable", buf, sizeof(buf));
+	EXPECT_STREQ("1", buf);
+	amu_read(0, "aux2_enable", buf, sizeof(buf));
+	EXPECT_STREQ("1", buf);
+	amu_read(0, "aux3_enable", buf, sizeof(buf));
+	EXPECT_STREQ("0", buf);
+	ASSERT_EQ(0, amu_write(0, "aux2_enable", "0"));
+	amu_read(0, "aux1_enable", buf, sizeof(buf));
+	EXPECT_STREQ("1", buf);
+	amu_read(0, "aux2_enable", buf, sizeof(buf));
+	EXPECT_STREQ("0", buf);
+	/* disabled: the count does not move; enabled: it does */
+	EXPECT_EQ(amu_u64(0, "aux2_count"), amu_u64(0, "aux2_count"));
+	EXPECT_LT(amu_u64(0, "aux1_count"), amu_u64(0, "aux1_count"));
+	ASSERT_EQ(0, amu_write(0, "aux2_enable", "1"));
+}
+
+/* Below the highest EL (cpu1: EL3 implemented, kernel at EL2): -EPERM, nothing changes */
+TEST(enable_write_eperm_below_highest_el)
+{
+	char before[8], after[8];
+
+	REQUIRE_MODEL();
+	ASSERT_EQ(0, amu_read(1, "aux0_enable", before, sizeof(before)));
+	EXPECT_EQ(-EPERM, amu_write(1, "aux0_enable", "0"));
+	EXPECT_EQ(-EPERM, amu_write(1, "aux0_enable", "1"));
+	EXPECT_EQ(-EPERM, amu_write(1, "aux1_enable", "1"));
+	ASSERT_EQ(0, amu_read(1, "aux0_enable", after, sizeof(after)));
+	EXPECT_STREQ(before, after);
+}
+
+/* Bad values -EINVAL; read-only files -EACCES even for root */
+TEST(enable_write_bad)
+{
+	REQUIRE_MODEL();
+	EXPECT_EQ(-EINVAL, amu_write(0, "aux0_enable", "2"));
+	EXPECT_EQ(-EINVAL, amu_write(0, "aux0_enable", "enable"));
+	EXPECT_EQ(-EACCES, amu_write(0, "aux0_count", "0"));
+	EXPECT_EQ(-EACCES, amu_write(0, "core_cycles", "0"));
+	EXPECT_EQ(-ENOENT, amu_write(0, "aux4_enable", "1"));
+	EXPECT_EQ(-ENOENT, amu_write(1, "aux2_enable", "1"));
+}
+
+/* Root-only: an unprivileged user can neither read nor write */
+TEST(unprivileged_denied)
+{
+	pid_t pid;
+	int status;
+
+	REQUIRE_MODEL();
+	pid = fork();
+	ASSERT_GE(pid, 0);
+	if (pid == 0) {
+		char buf[64];
+
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		if (amu_read(0, "core_cycles", buf, sizeof(buf)) != -EACCES)
+			_exit(3);
+		if (amu_read(0, "aux0_enable", buf, sizeof(buf)) != -EACCES)
+			_exit(4);
+		if (amu_write(0, "aux0_enable", "0") != -EACCES)
+			_exit(5);
+		_exit(0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+/* The apmu_amu PMU's sysfs: type, cpus, format/, events/ */
+TEST(pmu_sysfs)
+{
+	char buf[64];
+
+	REQUIRE_MODEL();
+	ASSERT_GT(amu_pmu_type(), 0);
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpus", buf, sizeof(buf)));
+	EXPECT_STREQ("0-1", buf);
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/format/counter", buf, sizeof(buf)));
+	EXPECT_STREQ("config:0-3", buf);
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/format/group", buf, sizeof(buf)));
+	EXPECT_STREQ("config:8", buf);
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/events/core_cycles", buf, sizeof(buf)));
+	EXPECT_STREQ("group=0,counter=0", buf);
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/events/mem_stall_cycles", buf, sizeof(buf)));
+	EXPECT_STREQ("group=0,counter=3", buf);
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/events/aux3", buf, sizeof(buf)));
+	EXPECT_STREQ("group=1,counter=3", buf);
+	EXPECT_NE(0, access(AMU_PMU "/events/aux4", F_OK));
+}
+
+/* CPU-wide counting: deltas of the free-running counters */
+TEST(pmu_counts_cpu_wide)
+{
+	uint64_t v0 = 0, v1 = 0, v2 = 0;
+	int fd0, fd1, fd2;
+
+	REQUIRE_MODEL();
+	ASSERT_EQ(0, amu_write(0, "aux3_enable", "0"));
+	fd0 = amu_open(0, 0, -1);			/* core_cycles */
+	fd1 = amu_open(0x100 | 0, 0, -1);		/* aux0, enabled */
+	fd2 = amu_open(0x100 | 3, 0, -1);		/* aux3, disabled */
+	ASSERT_GE(fd0, 0) TH_LOG("open core_cycles: %s", strerror(-fd0));
+	ASSERT_GE(fd1, 0);
+	ASSERT_GE(fd2, 0);
+	usleep(20000);
+	ASSERT_EQ(sizeof(v0), read(fd0, &v0, sizeof(v0)));
+	ASSERT_EQ(sizeof(v1), read(fd1, &v1, sizeof(v1)));
+	ASSERT_EQ(sizeof(v2), read(fd2, &v2, sizeof(v2)));
+	EXPECT_GT(v0, 0);
+	EXPECT_LT(v0, 1ULL << 32);	/* a delta, not the raw counter */
+	EXPECT_GT(v1, 0);
+	EXPECT_EQ(0, v2);
+	close(fd0);
+	close(fd1);
+	close(fd2);
+}
+
+/* Each refusal with its errno */
+TEST(pmu_errnos)
+{
+	struct perf_event_attr attr;
+
+	REQUIRE_MODEL();
+	EXPECT_EQ(-EOPNOTSUPP, amu_open(0, -1, 0));		/* per task */
+	EXPECT_EQ(-EINVAL, amu_open(0x10, 0, -1));		/* unknown config bits */
+	EXPECT_EQ(-EINVAL, amu_open(0x100 | 2, 1, -1));		/* cpu1: CG1NC = 2 */
+	EXPECT_EQ(-EINVAL, amu_open(4, 0, -1));			/* group 0 has 4 */
+	memset(&attr, 0, sizeof(attr));
+	attr.config1 = 1;
+	EXPECT_EQ(-EINVAL, amu_open_attr(&attr, 0));
+	memset(&attr, 0, sizeof(attr));
+	attr.sample_period = 100000;
+	EXPECT_EQ(-EOPNOTSUPP, amu_open_attr(&attr, 0));
+	memset(&attr, 0, sizeof(attr));
+	attr.exclude_kernel = 1;
+	EXPECT_EQ(-EOPNOTSUPP, amu_open_attr(&attr, 0));
+	memset(&attr, 0, sizeof(attr));
+	attr.exclude_user = 1;
+	EXPECT_EQ(-EOPNOTSUPP, amu_open_attr(&attr, 0));
+	memset(&attr, 0, sizeof(attr));
+	attr.exclude_hv = 1;
+	EXPECT_EQ(-EOPNOTSUPP, amu_open_attr(&attr, 0));
+	memset(&attr, 0, sizeof(attr));
+	attr.exclude_idle = 1;
+	EXPECT_EQ(-EOPNOTSUPP, amu_open_attr(&attr, 0));
+	memset(&attr, 0, sizeof(attr));
+	attr.exclude_guest = 1;
+	EXPECT_EQ(-EINVAL, amu_open_attr(&attr, 0));
+}
+
+/* Debian's perf: perf stat -a over apmu_amu events by name; per-task refused */
+TEST(perf_stat_tool)
+{
+	char line[256];
+	int core = 0, aux = 0;
+	FILE *f;
+
+	REQUIRE_MODEL();
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf tool");
+	ASSERT_EQ(0, system("perf stat -a -x, -o /tmp/amu_stat.txt "
+			    "-e apmu_amu/core_cycles/,apmu_amu/aux0/ -- sleep 0.05"));
+	f = fopen("/tmp/amu_stat.txt", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			TH_LOG("%s", line);
+		if (strstr(line, ",apmu_amu/core_cycles/") && atoll(line) > 0)
+			core = 1;
+		if (strstr(line, ",apmu_amu/aux0/") && atoll(line) > 0)
+			aux = 1;
+	}
+	fclose(f);
+	EXPECT_TRUE(core);
+	EXPECT_TRUE(aux);
+	/* per task: refused, perf says so */
+	system("perf stat -x, -o /tmp/amu_task.txt -e apmu_amu/core_cycles/ -- true");
+	f = fopen("/tmp/amu_task.txt", "r");
+	ASSERT_NE(NULL, f);
+	core = 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, "<not supported>,,apmu_amu/core_cycles/"))
+			core = 1;
+	fclose(f);
+	EXPECT_TRUE(core);
+}
+
+/* Hotplug: cpuN/amu goes and comes with the CPU; a CPU without an AMU has none */
+TEST(hotplug_and_absent_cpu)
+{
+	REQUIRE_MODEL();
+	if (access(CPU_DIR "/cpu1/online", W_OK))
+		SKIP(return, "cpu1 cannot be offlined");
+	ASSERT_TRUE(amu_dir(1));
+	ASSERT_EQ(0, set_online(1, 0));
+	EXPECT_FALSE(amu_dir(1));
+	/* cpu1 loses its AMU (ID_AA64PFR0_EL1.AMU = 0) while offline */
+	ASSERT_EQ(0, write_file(MODEL_PARAMS "/amu", "1,0"));
+	ASSERT_EQ(0, set_online(1, 1));
+	EXPECT_FALSE(amu_dir(1));
+	EXPECT_TRUE(amu_dir(0));
+	EXPECT_EQ(-ENODEV, amu_open(0, 1, -1));
+	/* and gets it back */
+	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, write_file(MODEL_PARAMS "/amu", "1,1"));
+	ASSERT_EQ(0, set_online(1, 1));
+	EXPECT_TRUE(amu_dir(1));
+	EXPECT_EQ(0400, amu_mode(1, "core_cycles"));
+	EXPECT_EQ(-1, amu_mode(1, "aux2_event"));
+}
+
+/* The model saw no access the architecture or apmu's rules forbid */
+TEST(model_no_violations)
+{
+	char buf[200];
+
+	REQUIRE_MODEL();
+	ASSERT_EQ(0, apmu_read_file(MODEL_PARAMS "/violations", buf, sizeof(buf)));
+	if (strcmp(buf, "0")) {
+		apmu_read_file(MODEL_PARAMS "/why", buf, sizeof(buf));
+		TH_LOG("first violation: %s", buf);
+	}
+	EXPECT_STREQ("0", buf);
+}
+
+TEST_HARNESS_MAIN
