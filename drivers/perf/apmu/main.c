@@ -14,6 +14,7 @@
 #include <linux/smp.h>
 
 #include "apmu.h"
+#include "pcs/pcs.h"
 
 static enum cpuhp_state apmu_hp_state;
 /* PMUs apmu registered: only then is kernel.perf_user_access apmu's to provide */
@@ -280,8 +281,15 @@ static int __init apmu_init(void)
 	apmu_report_taken_nodes();
 	if (apmu_nr_pmus)
 		apmu_user_access_register();
+	/* PC sampling stands on its own: it works without a core PMU */
+	ret = apmu_pcs_init();
+	if (ret)
+		goto unregister_driver;
 	return 0;
 
+unregister_driver:
+	apmu_user_access_unregister();
+	platform_driver_unregister(&apmu_driver);
 remove_hp_state:
 	cpuhp_remove_multi_state(apmu_hp_state);
 	return ret;
@@ -290,6 +298,7 @@ module_init(apmu_init);
 
 static void __exit apmu_exit(void)
 {
+	apmu_pcs_exit();
 	apmu_user_access_unregister();
 	platform_driver_unregister(&apmu_driver);
 	cpuhp_remove_multi_state(apmu_hp_state);
