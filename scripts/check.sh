@@ -60,7 +60,8 @@ rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	static kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling perf sampling \
 	kunit:apmu_kunit lifecycle kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
-	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample intree hetero || rc=$?
+	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample kselftest:apmu_pcs \
+	intree hetero || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
 	echo "FAILED: console logs kept in $out (console*.log)" >&2

@@ -242,6 +242,7 @@ static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
 		return;
 	if (event->attr.exclude_guest && is_kernel_in_hyp_mode() && s.el == 1)
 		return;
+	/* acquire: pairs with pcs_deliver()'s release of @tail; the slot is free */
 	if (head - smp_load_acquire(&pe->tail) >= APMU_PCS_RING)
 		return;		/* full: CPU N has not delivered for a while */
 	r = &pe->ring[head % APMU_PCS_RING];
@@ -250,6 +251,7 @@ static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
 	r->pc = s.pc;
 	r->el = s.el;
 	pcs_sample_tid(u, &s, r);
+	/* release: the entry is written before pcs_deliver() sees it */
 	smp_store_release(&pe->head, head + 1);
 }
 
@@ -292,6 +294,7 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 {
 	struct perf_event *event = pe->event;
 	unsigned int tail = pe->tail;
+	/* acquire: pairs with pcs_produce()'s release; the entries up to @head are written */
 	unsigned int head = smp_load_acquire(&pe->head);
 	struct perf_sample_data data;
 	struct apmu_pcs_rec *r;
@@ -320,6 +323,7 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 			break;
 		}
 	}
+	/* release: the entries are read before pcs_produce() reuses them */
 	smp_store_release(&pe->tail, tail);
 	pe->delivering = false;
 	apmu_sample_took(local_clock() - t0);

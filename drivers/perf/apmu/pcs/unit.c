@@ -20,9 +20,24 @@
 #include "pcs.h"
 #include "mmio.h"
 
+/* Serialises unit_add/remove and the apmu_pcs PMU's registration */
 static DEFINE_MUTEX(apmu_pcs_mutex);
+/*
+ * Guards apmu_pcs_units[] writes and the units' @users for perf's event_init, which runs
+ * inside perf's SRCU read section and so must not wait for apmu_pcs_mutex (held across
+ * perf_pmu_unregister()).
+ */
+static DEFINE_SPINLOCK(apmu_pcs_units_lock);
 static struct apmu_pcs_unit *apmu_pcs_units[NR_CPUS];
+static unsigned int apmu_pcs_nr_units;
 static enum cpuhp_state apmu_pcs_hp_state;
+
+static void pcs_set_unit(int cpu, struct apmu_pcs_unit *u)
+{
+	spin_lock(&apmu_pcs_units_lock);
+	WRITE_ONCE(apmu_pcs_units[cpu], u);
+	spin_unlock(&apmu_pcs_units_lock);
+}
 
 /* The unit of a CPU device's sysfs file: the group exists only while the unit does. */
 static struct apmu_pcs_unit *dev_unit(struct device *dev)
@@ -127,9 +142,12 @@ static const struct attribute_group apmu_pcs_group = {
  * The frame is identified (PMDEVARCH, PMDEVID, PMPCSCTL.IMP) with the CPU's state
  * checked first. The caller reports a refusal.
  *
+ * The apmu_pcs PMU is registered with the first unit and unregistered with the last:
+ * without a usable frame there is neither a pcsample/ directory nor an apmu_pcs PMU.
+ *
  * Return: 0, -EINVAL for a CPU that does not exist, -EEXIST when the CPU has a unit,
  * -ENODEV when the frame is not a PMU with PC sampling, -EAGAIN/-EBUSY/-EIO when the
- * frame cannot be accessed now (see apmu_pcs_check()), or a sysfs errno.
+ * frame cannot be accessed now (see apmu_pcs_check()), or a sysfs or perf errno.
  */
 int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
 {
@@ -153,16 +171,28 @@ int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
 	ret = apmu_pcs_identify(u);
 	if (ret)
 		goto unlock;
-	WRITE_ONCE(apmu_pcs_units[u->cpu], u);
+	pcs_set_unit(u->cpu, u);
 	ret = sysfs_create_group(&cpudev->kobj, &apmu_pcs_group);
-	if (ret) {
-		WRITE_ONCE(apmu_pcs_units[u->cpu], NULL);
-		goto unlock;
-	}
+	if (ret)
+		goto clear;
 	u->sysfs = true;
+	if (!apmu_pcs_nr_units) {
+		ret = apmu_pcs_pmu_register();
+		if (ret)
+			goto remove_group;
+	}
+	apmu_pcs_nr_units++;
 	pr_info("apmu_pcs: cpu%d: PC sampling (%s%s%s)\n", u->cpu,
 		u->has_ctl ? "FEAT_PCSRv8p9" : "FEAT_PCSRv8p2",
 		u->imp ? ", EN implemented" : "", u->ss ? ", sample on snapshot" : "");
+	cpus_read_unlock();
+	return 0;
+
+remove_group:
+	sysfs_remove_group(&cpudev->kobj, &apmu_pcs_group);
+	u->sysfs = false;
+clear:
+	pcs_set_unit(u->cpu, NULL);
 unlock:
 	cpus_read_unlock();
 	return ret;
@@ -185,8 +215,11 @@ void apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
 		sysfs_remove_group(&get_cpu_device(u->cpu)->kobj, &apmu_pcs_group);
 	u->sysfs = false;
 	cpus_read_lock();
-	WRITE_ONCE(apmu_pcs_units[u->cpu], NULL);
+	pcs_set_unit(u->cpu, NULL);
 	cpus_read_unlock();
+	/* The last unit: no event can use the PMU (each pins its unit's module) */
+	if (!--apmu_pcs_nr_units)
+		apmu_pcs_pmu_unregister();
 }
 EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_remove, APMU_PCS_TEST);
 
@@ -202,11 +235,13 @@ struct apmu_pcs_unit *apmu_pcs_unit_get(int cpu)
 
 	if (cpu < 0 || cpu >= nr_cpu_ids)
 		return NULL;
-	guard(mutex)(&apmu_pcs_mutex);
+	spin_lock(&apmu_pcs_units_lock);
 	u = apmu_pcs_units[cpu];
-	if (!u || !try_module_get(u->owner))
-		return NULL;
-	u->users++;
+	if (u && try_module_get(u->owner))
+		u->users++;
+	else
+		u = NULL;
+	spin_unlock(&apmu_pcs_units_lock);
 	return u;
 }
 
@@ -216,8 +251,9 @@ struct apmu_pcs_unit *apmu_pcs_unit_get(int cpu)
  */
 void apmu_pcs_unit_put(struct apmu_pcs_unit *u)
 {
-	scoped_guard(mutex, &apmu_pcs_mutex)
-		u->users--;
+	spin_lock(&apmu_pcs_units_lock);
+	u->users--;
+	spin_unlock(&apmu_pcs_units_lock);
 	module_put(u->owner);
 }
 
@@ -267,7 +303,7 @@ static struct notifier_block apmu_pcs_cpu_pm_nb = {
 
 /**
  * apmu_pcs_init() - PC sampling at module load: hotplug and CPU PM tracking, the frames
- * of the device tree and the pcs= parameter, the apmu_pcs perf PMU
+ * of the device tree and the pcs= parameter (the apmu_pcs perf PMU comes with them)
  *
  * Independent of the core PMU: works when apmu registers none.
  *
@@ -285,14 +321,9 @@ int apmu_pcs_init(void)
 	ret = cpu_pm_register_notifier(&apmu_pcs_cpu_pm_nb);
 	if (ret)
 		goto remove_hp;
-	ret = apmu_pcs_pmu_register();
-	if (ret)
-		goto unregister_pm;
 	apmu_pcs_mmio_probe();
 	return 0;
 
-unregister_pm:
-	cpu_pm_unregister_notifier(&apmu_pcs_cpu_pm_nb);
 remove_hp:
 	cpuhp_remove_state_nocalls(apmu_pcs_hp_state);
 	return ret;
@@ -304,7 +335,6 @@ remove_hp:
 void apmu_pcs_exit(void)
 {
 	apmu_pcs_mmio_remove();
-	apmu_pcs_pmu_unregister();
 	cpu_pm_unregister_notifier(&apmu_pcs_cpu_pm_nb);
 	cpuhp_remove_state_nocalls(apmu_pcs_hp_state);
 }
