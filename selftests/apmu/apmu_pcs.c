@@ -291,6 +291,28 @@ TEST(double_lock_eio)
 	locked(_metadata, "dlock", -EIO);
 }
 
+/* CPU hotplug: an offline CPU's frame is not touched; back online, it is usable again */
+TEST(offline_cpu_eagain)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+	unsigned long reads;
+	char buf[256];
+	int fd;
+
+	NEED_UNITS();
+	fd = open(online, O_WRONLY);
+	if (fd < 0)
+		SKIP(return, "cpu1 cannot be taken offline");
+	ASSERT_EQ(1, write(fd, "0", 1));
+	reads = model_counter(1, "reads");
+	EXPECT_EQ(-EAGAIN, rd(PCS, 1, "sample", buf, sizeof(buf)));
+	EXPECT_EQ(-EAGAIN, wr(PCS, 1, "enable", "1"));
+	EXPECT_EQ(reads, model_counter(1, "reads"));
+	ASSERT_EQ(1, write(fd, "1", 1));
+	close(fd);
+	EXPECT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
+}
+
 static int pcs_type(void)
 {
 	char buf[32];
