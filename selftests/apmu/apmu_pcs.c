@@ -313,6 +313,49 @@ TEST(offline_cpu_eagain)
 	EXPECT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
 }
 
+/*
+ * The reader goes offline: sampling moves to another CPU, never to the sampled one; on a
+ * two-CPU system it pauses, and resumes when the reader is back.
+ */
+TEST(reader_cpu_offline)
+{
+	const char *online = "/sys/devices/system/cpu/cpu0/online";
+	unsigned long s0, s1, s2, s3;
+	int fd, status;
+	pid_t pid;
+
+	NEED_UNITS();
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf");
+	fd = open(online, O_WRONLY);
+	if (fd < 0)
+		SKIP(return, "cpu0 cannot be taken offline");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execlp("perf", "perf", "record", "-q", "-e", "apmu_pcs//", "-C", "1", "-o",
+		       "/tmp/pcs-reader.data", "--", "sleep", "3", NULL);
+		_exit(127);
+	}
+	sleep(1);
+	ASSERT_EQ(1, write(fd, "0", 1));
+	s0 = model_counter(1, "samples");
+	usleep(500000);
+	s1 = model_counter(1, "samples");
+	ASSERT_EQ(1, write(fd, "1", 1));
+	close(fd);
+	usleep(300000);
+	s2 = model_counter(1, "samples");
+	usleep(300000);
+	s3 = model_counter(1, "samples");
+	TH_LOG("samples: %lu, %lu with cpu0 offline; %lu, %lu with it back", s0, s1, s2, s3);
+	if (sysconf(_SC_NPROCESSORS_CONF) == 2)
+		EXPECT_EQ(s0, s1);	/* cpu1 never samples itself */
+	EXPECT_LT(s2, s3);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+}
+
 static int pcs_type(void)
 {
 	char buf[32];

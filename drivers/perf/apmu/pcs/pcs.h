@@ -139,5 +139,7 @@ void apmu_pcs_exit(void);
 int apmu_pcs_pmu_register(void);
 void apmu_pcs_pmu_unregister(void);
 int apmu_pcs_reader_cpu(int target);
+void apmu_pcs_pmu_cpu_online(unsigned int cpu);
+void apmu_pcs_pmu_cpu_offline(unsigned int cpu);
 
 #endif /* __APMU_PCS_H */

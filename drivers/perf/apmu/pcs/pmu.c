@@ -70,6 +70,7 @@ struct apmu_pcs_rec {
  * @active: between add() and del(): @timer runs (written on the target CPU)
  * @stopped: between stop() and start(): nothing is produced
  * @enabled: this event resumed sampling (PMPCSCTL.EN) and suspends it again at del()
+ * @node: in pcs_active between add() and del()
  * @head: ring entries produced (reader)
  * @tail: ring entries consumed (target CPU)
  * @ring: the samples
@@ -85,12 +86,17 @@ struct apmu_pcs_event {
 	bool active;
 	bool stopped;
 	bool enabled;
+	struct list_head node;
 	unsigned int head;
 	unsigned int tail;
 	struct apmu_pcs_rec ring[APMU_PCS_RING];
 };
 
 static struct pmu apmu_pcs_pmu;
+
+/* The events between add() and del(), for moving their timers off a CPU going down */
+static DEFINE_RAW_SPINLOCK(pcs_active_lock);
+static LIST_HEAD(pcs_active);
 
 /**
  * apmu_pcs_reader_cpu() - the CPU that samples @target: any other online CPU
@@ -183,6 +189,7 @@ static int pcs_event_init(struct perf_event *event)
 	pe->unit = u;
 	pe->event = event;
 	pe->stopped = true;
+	INIT_LIST_HEAD(&pe->node);
 	INIT_CSD(&pe->kick, pcs_kick, pe);
 	hrtimer_init(&pe->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	pe->timer.function = pcs_hrtimer;
@@ -360,10 +367,13 @@ static int pcs_add(struct perf_event *event, int flags)
 		pe->enabled = !apmu_pcs_set_enable(u, true);
 	if (flags & PERF_EF_START)
 		pcs_start(event, flags);
+	raw_spin_lock(&pcs_active_lock);
+	list_add(&pe->node, &pcs_active);
 	WRITE_ONCE(pe->active, true);
 	pe->reader = apmu_pcs_reader_cpu(u->cpu);
 	if (pe->reader < nr_cpu_ids)
 		smp_call_function_single_async(pe->reader, &pe->kick);
+	raw_spin_unlock(&pcs_active_lock);
 	return 0;
 }
 
@@ -371,7 +381,10 @@ static void pcs_del(struct perf_event *event, int flags)
 {
 	struct apmu_pcs_event *pe = event->pmu_private;
 
+	raw_spin_lock(&pcs_active_lock);
+	list_del_init(&pe->node);
 	WRITE_ONCE(pe->active, false);
+	raw_spin_unlock(&pcs_active_lock);
 	/* If the callback is running on the reader, it sees !active and stops */
 	hrtimer_try_to_cancel(&pe->timer);
 	pcs_stop(event, PERF_EF_UPDATE);
@@ -400,6 +413,50 @@ static struct pmu apmu_pcs_pmu = {
 	.stop = pcs_stop,
 	.read = pcs_read,
 };
+
+/**
+ * apmu_pcs_pmu_cpu_offline() - @cpu goes down: its sampling timers move elsewhere
+ * @cpu: the CPU going down, which this runs on (before its timers would migrate,
+ *	possibly to a sampled CPU)
+ */
+void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
+{
+	struct apmu_pcs_event *pe;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pcs_active_lock, flags);
+	list_for_each_entry(pe, &pcs_active, node) {
+		if (pe->reader != cpu)
+			continue;
+		/* IRQs are off on this CPU: the callback is not running */
+		hrtimer_try_to_cancel(&pe->timer);
+		pe->reader = cpumask_nth_andnot(0, cpu_online_mask, cpumask_of(cpu));
+		if (pe->reader == pe->unit->cpu)
+			pe->reader = cpumask_nth_andnot(1, cpu_online_mask, cpumask_of(cpu));
+		if (pe->reader < nr_cpu_ids)
+			smp_call_function_single_async(pe->reader, &pe->kick);
+	}
+	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
+}
+
+/**
+ * apmu_pcs_pmu_cpu_online() - @cpu comes up: it reads for events that had no reader
+ * @cpu: the CPU coming up, which this runs on
+ */
+void apmu_pcs_pmu_cpu_online(unsigned int cpu)
+{
+	struct apmu_pcs_event *pe;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pcs_active_lock, flags);
+	list_for_each_entry(pe, &pcs_active, node) {
+		if (pe->reader < nr_cpu_ids || pe->unit->cpu == cpu)
+			continue;
+		pe->reader = cpu;
+		smp_call_function_single_async(cpu, &pe->kick);
+	}
+	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
+}
 
 /**
  * apmu_pcs_pmu_register() - register the apmu_pcs PMU

@@ -264,6 +264,7 @@ static int apmu_pcs_cpu_online(unsigned int cpu)
 
 	if (u)
 		apmu_pcs_set_online(u, true);
+	apmu_pcs_pmu_cpu_online(cpu);
 	return 0;
 }
 
@@ -273,6 +274,7 @@ static int apmu_pcs_cpu_offline(unsigned int cpu)
 
 	if (u)
 		apmu_pcs_set_online(u, false);
+	apmu_pcs_pmu_cpu_offline(cpu);
 	return 0;
 }
 
