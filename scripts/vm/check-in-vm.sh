@@ -129,6 +129,8 @@ section_end "kselftest:apmu_pmu:nosample" $rc
 # `perf record -e apmu_pcs// -C 1` + `perf report` showing the model's PCs.
 section "kselftest:apmu_pcs"
 rc=0
+# perf may lower the sample rate limit while sampling: leave it as found for section 7
+pcs_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 if insmod ./apmu.ko pcs=1:0x40000000,1:0x9000000,0:0x0,1:0x9100000,1:0x9020000; then
 	./apmu_pcs -t plain_vm_bogus_frames_refused || rc=1
 	if insmod ./apmu_pcs_test.ko; then
@@ -145,6 +147,7 @@ else
 	echo "not ok 1 insmod apmu.ko pcs=..."
 	rc=1
 fi
+echo "$pcs_rate" > /proc/sys/kernel/perf_event_max_sample_rate
 section_end "kselftest:apmu_pcs" $rc
 
 # 7. perf record on apmu: profiles, callchains, throttling, long runs. Last, because

@@ -24,6 +24,7 @@
  */
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
+#include <linux/math64.h>
 #include <linux/perf_event.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -243,6 +244,7 @@ static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
 	unsigned int head = pe->head;
 	struct apmu_pcs_sample s;
 	struct apmu_pcs_rec *r;
+	u64 t0 = local_clock();
 
 	local64_add(period, &event->count);
 	if (apmu_pcs_read_sample(u, &s) || !s.valid)
@@ -260,6 +262,8 @@ static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
 	pcs_sample_tid(u, &s, r);
 	/* release: the entry is written before pcs_deliver() sees it */
 	smp_store_release(&pe->head, head + 1);
+	/* this timer is the sampling interrupt: its cost counts against perf's limit */
+	apmu_sample_took(local_clock() - t0);
 }
 
 static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
@@ -307,6 +311,7 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 	struct apmu_pcs_rec *r;
 	struct pt_regs regs;
 	u64 t0 = local_clock();
+	unsigned int n;
 
 	if (pe->delivering)
 		return;
@@ -330,10 +335,16 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 			break;
 		}
 	}
+	n = tail - pe->tail;
 	/* release: the entries are read before pcs_produce() reuses them */
 	smp_store_release(&pe->tail, tail);
 	pe->delivering = false;
-	apmu_sample_took(local_clock() - t0);
+	/*
+	 * perf's CPU-time limit expects the cost of one sample, not of a batch delivered
+	 * at a tick or at removal: account the average.
+	 */
+	if (n)
+		apmu_sample_took(div_u64(local_clock() - t0, n));
 }
 
 static void pcs_start(struct perf_event *event, int flags)
