@@ -33,6 +33,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <asm/virt.h>
+#include <kunit/visibility.h>
 
 #include "pcs.h"
 #include "mmio.h"
@@ -74,11 +75,12 @@ static u32 pcs_mmio_prsr(struct apmu_pcs_unit *u)
 	return APMU_EDPRSR_PU;
 }
 
-static const struct apmu_pcs_ops apmu_pcs_mmio_ops = {
+VISIBLE_IF_KUNIT const struct apmu_pcs_ops apmu_pcs_mmio_ops = {
 	.read = pcs_mmio_read,
 	.write = pcs_mmio_write,
 	.prsr = pcs_mmio_prsr,
 };
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_mmio_ops);
 
 /* Does a device tree node's reg cover the 4 KiB frame at @pa? */
 static bool pcs_described(phys_addr_t pa)

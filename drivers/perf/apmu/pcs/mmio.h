@@ -2,6 +2,10 @@
 #ifndef __APMU_PCS_MMIO_H
 #define __APMU_PCS_MMIO_H
 
+#if IS_ENABLED(CONFIG_KUNIT)
+extern const struct apmu_pcs_ops apmu_pcs_mmio_ops;
+#endif
+
 void apmu_pcs_mmio_probe(void);
 void apmu_pcs_mmio_remove(void);
 

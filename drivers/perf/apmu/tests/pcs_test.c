@@ -7,6 +7,7 @@
 #include <linux/bitfield.h>
 
 #include "pcs_model.h"
+#include "../pcs/mmio.h"
 
 struct pcs_test {
 	struct apmu_pcs_model m;
@@ -346,6 +347,47 @@ static void decode_fields(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, s.valid);
 }
 
+/*
+ * The MMIO backend's accessors (readl/writel at the frame's offsets), on a frame in
+ * memory; without a debug frame the power state is what the unit tracks.
+ */
+static void mmio_accessors_on_memory_frame(struct kunit *test)
+{
+	u32 *frame = kunit_kzalloc(test, APMU_PCS_FRAME_SIZE, GFP_KERNEL);
+	struct apmu_pcs_unit u = { .ops = &apmu_pcs_mmio_ops, .online = true };
+	struct apmu_pcs_sample s;
+	u64 pcsr = apmu_pcs_model_pcsr(KVA, 1, true);
+
+	KUNIT_ASSERT_NOT_NULL(test, frame);
+	raw_spin_lock_init(&u.lock);
+	u.base = (void __force __iomem *)frame;
+	frame[APMU_PMDEVARCH / 4] = FIELD_PREP(APMU_DEVARCH_ARCHITECT, APMU_ARCHITECT_ARM) |
+				    APMU_DEVARCH_PRESENT | APMU_ARCHID_PMUV3;
+	frame[APMU_PMDEVID / 4] = APMU_PCSAMPLE_V8P9;
+	frame[APMU_PMPCSCTL / 4] = APMU_PMPCSCTL_IMP;
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&u), 0);
+	KUNIT_EXPECT_TRUE(test, u.imp);
+	KUNIT_EXPECT_FALSE(test, u.ss);
+
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&u, true), 0);
+	KUNIT_EXPECT_EQ(test, frame[APMU_PMPCSCTL / 4], APMU_PMPCSCTL_EN);
+	KUNIT_EXPECT_EQ(test, frame[APMU_PMPCSCTL_HI / 4], 0);
+
+	frame[APMU_PMPCSR_LO / 4] = lower_32_bits(pcsr);
+	frame[APMU_PMPCSR_HI / 4] = upper_32_bits(pcsr);
+	frame[APMU_PMCID1SR / 4] = 77;
+	frame[APMU_PMVIDSR / 4] = 0xffff0005;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.pc, KVA);
+	KUNIT_EXPECT_EQ(test, s.cid1, 77);
+	KUNIT_EXPECT_EQ(test, s.vmid, 5);
+
+	/* offline: refused before any access */
+	apmu_pcs_set_online(&u, false);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&u, &s), -EAGAIN);
+}
+
 static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(identify_v8p9),
 	KUNIT_CASE(identify_v8p2_no_pmpcsctl),
@@ -362,6 +404,7 @@ static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(sample_sequence),
 	KUNIT_CASE(sample_cid2_block),
 	KUNIT_CASE(decode_fields),
+	KUNIT_CASE(mmio_accessors_on_memory_frame),
 	{}
 };
 
