@@ -138,6 +138,36 @@ else
 fi
 section_end "kselftest:apmu_amu" $rc
 
+# 6c. PC sampling (FEAT_PCSRv8p9). First the plain VM, which has no external PMU frames:
+# apmu loads with bogus pcs= frames - System RAM, the PL011 (another driver's region), the
+# flash (not a PMU), an address no device tree node describes (reading it would abort),
+# the fw_cfg page (described only in part) - refuses each with one message, and shows no
+# pcsample/. Then apmu_pcs_test.ko puts units over the frame model on CPUs 0 and 1: the
+# real sysfs files (values, errnos, permissions as root and as nobody) and
+# `perf record -e apmu_pcs// -C 1` + `perf report` showing the model's PCs.
+section "kselftest:apmu_pcs"
+rc=0
+# perf may lower the sample rate limit while sampling: leave it as found for section 7
+pcs_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
+if insmod ./apmu.ko pcs=1:0x40000000,1:0x9000000,0:0x0,1:0x9100000,1:0x9020000; then
+	./apmu_pcs -t plain_vm_bogus_frames_refused || rc=1
+	if insmod ./apmu_pcs_test.ko; then
+		./apmu_pcs || rc=1
+		rmmod apmu_pcs_test || rc=1
+	else
+		echo "1..1"
+		echo "not ok 1 insmod apmu_pcs_test.ko"
+		rc=1
+	fi
+	rmmod apmu || rc=1
+else
+	echo "1..1"
+	echo "not ok 1 insmod apmu.ko pcs=..."
+	rc=1
+fi
+echo "$pcs_rate" > /proc/sys/kernel/perf_event_max_sample_rate
+section_end "kselftest:apmu_pcs" $rc
+
 # 7. perf record on apmu: profiles, callchains, throttling, long runs. Last, because
 # perf lowers kernel.perf_event_max_sample_rate after slow handlers (lockdep makes ours
 # slow under QEMU); the rate is put back before the checks that need it.

@@ -15,6 +15,7 @@
 
 #include "apmu.h"
 #include "amu/amu.h"
+#include "pcs/pcs.h"
 
 static enum cpuhp_state apmu_hp_state;
 /* PMUs apmu registered: only then is kernel.perf_user_access apmu's to provide */
@@ -285,8 +286,15 @@ static int __init apmu_init(void)
 		goto unregister_driver;
 	if (apmu_nr_pmus)
 		apmu_user_access_register();
+	/* PC sampling stands on its own: it works without a core PMU */
+	ret = apmu_pcs_init();
+	if (ret)
+		goto exit_amu_and_sysctl;
 	return 0;
 
+exit_amu_and_sysctl:
+	apmu_user_access_unregister();
+	apmu_amu_exit();
 unregister_driver:
 	platform_driver_unregister(&apmu_driver);
 remove_hp_state:
@@ -297,6 +305,7 @@ module_init(apmu_init);
 
 static void __exit apmu_exit(void)
 {
+	apmu_pcs_exit();
 	apmu_user_access_unregister();
 	apmu_amu_exit();
 	platform_driver_unregister(&apmu_driver);

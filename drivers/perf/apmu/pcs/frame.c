@@ -1,0 +1,352 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu PC sampling: the architectural rules of the external PMU frame.
+ *
+ *  - PMPCSCTL, PMPCSR and the context sample registers give an error response while the
+ *    core is powered down, under the OS double lock, and under the OS lock (PMPCSCTL's
+ *    "Accessing" rules). An error response is an external abort, so every access is
+ *    preceded by a check of the unit's state, with the unit's lock held so that the
+ *    hotplug and CPU PM callbacks cannot power the core down between check and access.
+ *    Each refusal becomes an errno and a pr_debug: powered down or offline -EAGAIN (try
+ *    again when it is up), OS lock -EBUSY (the OS is saving or restoring the core's debug
+ *    state), double lock -EIO (nothing can reach the frame until the core is reset).
+ *  - PMPCSCTL.IMP (bit 1, RO) says whether EN (bit 0) is implemented; with IMP == 0, EN is
+ *    RAZ/WI and asking for it is -EOPNOTSUPP. SS (bit 4) exists only with FEAT_PMUv3_SS
+ *    (PMDEVID.PMSS), else -EOPNOTSUPP. Bits [63:5] and [3:2] are RES0: only EN and SS are
+ *    ever written, and the upper word never is.
+ *  - PMPCSR[31:0] == 0xFFFFFFFF is "no valid sample" (the core is halted, profiling is
+ *    suspended or prohibited); the rest of the sample is then UNKNOWN and not read.
+ */
+#include <linux/bitfield.h>
+#include <linux/bitops.h>
+#include <linux/lockdep.h>
+#include <linux/printk.h>
+#include <kunit/visibility.h>
+
+#include "pcs.h"
+
+/**
+ * apmu_pcs_check() - may the unit's frame be accessed now?
+ * @u: the unit, with @u->lock held
+ *
+ * Return: 0, or -EAGAIN (CPU offline, in a low-power state, or EDPRSR.PU == 0), -EIO
+ * (EDPRSR.DLK: OS double lock) or -EBUSY (EDPRSR.OSLK: OS lock).
+ */
+int apmu_pcs_check(struct apmu_pcs_unit *u)
+{
+	u32 prsr;
+
+	lockdep_assert_held(&u->lock);
+	if (!u->online || u->pm_off) {
+		pr_debug_ratelimited("apmu_pcs: cpu%d %s: frame not accessed\n", u->cpu,
+				     u->online ? "in a low-power state" : "offline");
+		return -EAGAIN;
+	}
+	/* EDPRSR: DLK and OSLK are UNKNOWN while PU == 0, so PU first */
+	prsr = u->ops->prsr(u);
+	if (!(prsr & APMU_EDPRSR_PU)) {
+		pr_debug_ratelimited("apmu_pcs: cpu%d powered down (EDPRSR.PU=0): frame not accessed\n",
+				     u->cpu);
+		return -EAGAIN;
+	}
+	if (prsr & APMU_EDPRSR_DLK) {
+		pr_debug_ratelimited("apmu_pcs: cpu%d OS double lock set (EDPRSR.DLK=1): frame not accessed\n",
+				     u->cpu);
+		return -EIO;
+	}
+	if (prsr & APMU_EDPRSR_OSLK) {
+		pr_debug_ratelimited("apmu_pcs: cpu%d OS lock set (EDPRSR.OSLK=1): frame not accessed\n",
+				     u->cpu);
+		return -EBUSY;
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_check);
+
+/* A write, through the CoreSight software lock when the frame has one (PMLSR.SLI). */
+static void pcs_write(struct apmu_pcs_unit *u, unsigned int off, u32 val)
+{
+	if (u->swlock)
+		u->ops->write(u, APMU_PMLAR, APMU_LAR_KEY);
+	u->ops->write(u, off, val);
+	if (u->swlock)
+		u->ops->write(u, APMU_PMLAR, 0);
+}
+
+/*
+ * apmu_pcs_identify() - is this frame a PMU with PC sampling? Learn its features.
+ * @u: the unit; @u->ops, @u->cpu and the CPU state set
+ *
+ * PMDEVARCH must say Arm PMUv3 (ARCHITECT 0x23B, PRESENT, ARCHID 0x2A16 or 0x2A26) and
+ * PMDEVID.PCSample FEAT_PCSRv8p2 (1) or FEAT_PCSRv8p9 (2, with PMPCSCTL). Sets
+ * @u->has_ctl, @u->imp, @u->ss and @u->swlock.
+ *
+ * Return: 0, -ENODEV when the frame is something else, or apmu_pcs_check()'s errno.
+ * The lock is held.
+ */
+static int pcs_identify_locked(struct apmu_pcs_unit *u)
+{
+	unsigned int pcsample;
+	u32 arch, devid;
+	int ret;
+
+	ret = apmu_pcs_check(u);
+	if (ret)
+		return ret;
+	arch = u->ops->read(u, APMU_PMDEVARCH);
+	if (FIELD_GET(APMU_DEVARCH_ARCHITECT, arch) != APMU_ARCHITECT_ARM ||
+	    !(arch & APMU_DEVARCH_PRESENT) ||
+	    (FIELD_GET(APMU_DEVARCH_ARCHID, arch) != APMU_ARCHID_PMUV3 &&
+	     FIELD_GET(APMU_DEVARCH_ARCHID, arch) != APMU_ARCHID_PMUV3_EXT64)) {
+		pr_debug("apmu_pcs: cpu%d: PMDEVARCH %#x is not an Arm PMUv3\n", u->cpu, arch);
+		return -ENODEV;
+	}
+	devid = u->ops->read(u, APMU_PMDEVID);
+	pcsample = FIELD_GET(APMU_PMDEVID_PCSAMPLE, devid);
+	if (pcsample != APMU_PCSAMPLE_V8P2 && pcsample != APMU_PCSAMPLE_V8P9) {
+		pr_debug("apmu_pcs: cpu%d: PMDEVID %#x: no PC sampling (PCSample=%u)\n",
+			 u->cpu, devid, pcsample);
+		return -ENODEV;
+	}
+	u->has_ctl = pcsample == APMU_PCSAMPLE_V8P9;
+	u->ss = u->has_ctl && FIELD_GET(APMU_PMDEVID_PMSS, devid) == 1;
+	u->swlock = u->ops->read(u, APMU_PMLSR) & APMU_PMLSR_SLI;
+	u->imp = u->has_ctl && (u->ops->read(u, APMU_PMPCSCTL) & APMU_PMPCSCTL_IMP);
+	return 0;
+}
+
+int apmu_pcs_identify(struct apmu_pcs_unit *u)
+{
+	unsigned long flags;
+	int ret;
+
+	raw_spin_lock_irqsave(&u->lock, flags);
+	ret = pcs_identify_locked(u);
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_identify);
+
+/**
+ * apmu_pcs_get_ctl() - read PMPCSCTL.EN and PMPCSCTL.SS
+ * @u: the unit
+ * @en: EN (0 when IMP == 0: RAZ)
+ * @ss: SS (0 without FEAT_PMUv3_SS)
+ *
+ * Without PMPCSCTL (FEAT_PCSRv8p2 only) both read 0 and the frame is not touched.
+ *
+ * Return: 0 or apmu_pcs_check()'s errno.
+ */
+int apmu_pcs_get_ctl(struct apmu_pcs_unit *u, bool *en, bool *ss)
+{
+	unsigned long flags;
+	u32 ctl = 0;
+	int ret;
+
+	*en = false;
+	*ss = false;
+	if (!u->has_ctl)
+		return 0;
+	raw_spin_lock_irqsave(&u->lock, flags);
+	ret = apmu_pcs_check(u);
+	if (!ret)
+		ctl = u->ops->read(u, APMU_PMPCSCTL);
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	if (ret)
+		return ret;
+	*en = u->imp && (ctl & APMU_PMPCSCTL_EN);
+	*ss = u->ss && (ctl & APMU_PMPCSCTL_SS);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_get_ctl);
+
+/*
+ * Read-modify-write of PMPCSCTL[31:0] keeping only the fields that exist: EN when IMP,
+ * SS with FEAT_PMUv3_SS; RES0 bits (and the RO IMP) are written as 0. Lock held, state
+ * checked.
+ */
+static void pcs_update_ctl(struct apmu_pcs_unit *u, u32 mask, u32 val)
+{
+	u32 keep = (u->imp ? APMU_PMPCSCTL_EN : 0) | (u->ss ? APMU_PMPCSCTL_SS : 0);
+	u32 ctl = u->ops->read(u, APMU_PMPCSCTL) & keep;
+
+	ctl = ((ctl & ~mask) | (val & mask)) & keep;
+	pcs_write(u, APMU_PMPCSCTL, ctl);
+}
+
+/**
+ * apmu_pcs_set_enable() - suspend or resume PC sampling (PMPCSCTL.EN)
+ * @u: the unit
+ * @on: resume
+ *
+ * Return: 0; -EOPNOTSUPP for @on when IMP == 0 (EN is RAZ/WI; asking to suspend is a
+ * no-op then and succeeds without touching the frame); or apmu_pcs_check()'s errno.
+ */
+int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on)
+{
+	unsigned long flags;
+	int ret;
+
+	if (!u->imp) {
+		if (!on)
+			return 0;
+		pr_debug("apmu_pcs: cpu%d: PMPCSCTL.IMP=0: EN is RAZ/WI, sampling cannot be suspended or resumed\n",
+			 u->cpu);
+		return -EOPNOTSUPP;
+	}
+	raw_spin_lock_irqsave(&u->lock, flags);
+	ret = apmu_pcs_check(u);
+	if (!ret)
+		pcs_update_ctl(u, APMU_PMPCSCTL_EN, on ? APMU_PMPCSCTL_EN : 0);
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_enable);
+
+/**
+ * apmu_pcs_set_snapshot() - sample on PMU snapshot rather than on read (PMPCSCTL.SS)
+ * @u: the unit
+ * @on: sample on snapshot
+ *
+ * Return: 0; -EOPNOTSUPP without FEAT_PMUv3_SS (SS is RES0); or apmu_pcs_check()'s errno.
+ */
+int apmu_pcs_set_snapshot(struct apmu_pcs_unit *u, bool on)
+{
+	unsigned long flags;
+	int ret;
+
+	if (!u->ss) {
+		pr_debug("apmu_pcs: cpu%d: no FEAT_PMUv3_SS: PMPCSCTL.SS is RES0\n", u->cpu);
+		return -EOPNOTSUPP;
+	}
+	raw_spin_lock_irqsave(&u->lock, flags);
+	ret = apmu_pcs_check(u);
+	if (!ret)
+		pcs_update_ctl(u, APMU_PMPCSCTL_SS, on ? APMU_PMPCSCTL_SS : 0);
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_snapshot);
+
+/**
+ * apmu_pcs_decode() - decode a PMPCSR value
+ * @pcsr: PMPCSR[63:0]
+ * @s: the sample; the context fields are left alone
+ */
+void apmu_pcs_decode(u64 pcsr, struct apmu_pcs_sample *s)
+{
+	s->valid = lower_32_bits(pcsr) != APMU_PMPCSR_NO_SAMPLE;
+	if (!s->valid)
+		return;
+	s->pc = sign_extend64(pcsr & APMU_PMPCSR_PC, 55);
+	s->el = FIELD_GET(APMU_PMPCSR_EL, pcsr);
+	s->sec = (pcsr & APMU_PMPCSR_NSE ? 2 : 0) | (pcsr & APMU_PMPCSR_NS ? 1 : 0);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_decode);
+
+/**
+ * apmu_pcs_sec_name() - the name of a Security state
+ * @sec: &enum apmu_pcs_sec
+ *
+ * Return: "secure", "non-secure", "root" or "realm".
+ */
+const char *apmu_pcs_sec_name(u8 sec)
+{
+	static const char * const names[] = {
+		[APMU_PCS_SECURE] = "secure",
+		[APMU_PCS_NONSECURE] = "non-secure",
+		[APMU_PCS_ROOT] = "root",
+		[APMU_PCS_REALM] = "realm",
+	};
+
+	return names[sec & 3];
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_sec_name);
+
+/**
+ * apmu_pcs_read_sample_locked() - take one sample: PMPCSR, then its context registers
+ * @u: the unit, with @u->lock held
+ * @s: the decoded sample
+ *
+ * Reading PMPCSR[31:0] takes the sample; PMPCSR[63:32] and the context registers then
+ * return the values captured with it.
+ *
+ * Return: 0 (@s->valid says whether there was a sample) or apmu_pcs_check()'s errno.
+ */
+int apmu_pcs_read_sample_locked(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s)
+{
+	unsigned int blk = u->cid2_block ? APMU_PMPCSR2_LO : APMU_PMPCSR_LO;
+	u32 lo, hi, ctx;
+	int ret;
+
+	*s = (struct apmu_pcs_sample) { };
+	ret = apmu_pcs_check(u);
+	if (ret)
+		return ret;
+	lo = u->ops->read(u, blk);
+	if (lo == APMU_PMPCSR_NO_SAMPLE)
+		return 0;
+	hi = u->ops->read(u, blk + 4);
+	s->cid1 = u->ops->read(u, blk + 8);
+	ctx = u->ops->read(u, blk + 12);
+	apmu_pcs_decode((u64)hi << 32 | lo, s);
+	if (u->cid2_block) {
+		s->has_cid2 = true;
+		s->cid2 = ctx;
+	} else {
+		s->vmid = FIELD_GET(APMU_PMVIDSR_VMID, ctx);
+	}
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_read_sample_locked);
+
+/**
+ * apmu_pcs_read_sample() - apmu_pcs_read_sample_locked(), taking the unit's lock
+ * @u: the unit
+ * @s: the decoded sample
+ *
+ * Return: as apmu_pcs_read_sample_locked().
+ */
+int apmu_pcs_read_sample(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s)
+{
+	unsigned long flags;
+	int ret;
+
+	raw_spin_lock_irqsave(&u->lock, flags);
+	ret = apmu_pcs_read_sample_locked(u, s);
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_read_sample);
+
+/**
+ * apmu_pcs_set_online() - CPU hotplug: the unit's CPU comes up or goes down
+ * @u: the unit
+ * @online: the new state
+ *
+ * Taking the lock waits for an access in flight (a sample read from another CPU) to end.
+ */
+void apmu_pcs_set_online(struct apmu_pcs_unit *u, bool online)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&u->lock, flags);
+	u->online = online;
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_online);
+
+/**
+ * apmu_pcs_set_pm_off() - CPU PM: the unit's CPU enters or leaves a low-power state
+ * @u: the unit
+ * @off: entering
+ */
+void apmu_pcs_set_pm_off(struct apmu_pcs_unit *u, bool off)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&u->lock, flags);
+	u->pm_off = off;
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_pm_off);

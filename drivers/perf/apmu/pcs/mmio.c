@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu PC sampling on hardware: finding each core's external PMU frame (and, for its
+ * power and lock state, the core's external debug frame) and reaching them over MMIO.
+ *
+ * Frames come from the device tree (Documentation/devicetree/bindings/perf/
+ * arm,pc-sample-pmu.yaml: one node per CPU, a phandle to the CPU, as CoreSight CPU debug
+ * frames are described) or, for boards whose tree has none, from the pcs= parameter.
+ *
+ * A wrong address must never become an abort: a read of an address nothing answers is
+ * an external abort on Arm (QEMU's virt machine raises one too). So before the first read
+ * a frame must be 4 KiB aligned, outside System RAM, claimed with request_mem_region()
+ * (so no other driver owns it), and - for the parameter, which nothing vouches for -
+ * lie inside a region the device tree describes. Only then are its identification
+ * registers read (PMDEVARCH: Arm PMUv3; PMDEVID.PCSample: PC sampling), after the core's
+ * power and lock state (EDPRSR) has been checked. Anything else is refused with one
+ * message.
+ *
+ * The debug frame is only read at EDPRSR and EDDEVARCH, and not claimed: the CoreSight
+ * CPU debug driver may own it. Without one, the power state is what Linux knows (CPU
+ * online and not in a CPU PM low-power state) and the locks are taken as clear: Linux
+ * clears the OS lock on every CPU it brings up and never sets the OS double lock.
+ */
+#include <linux/bitfield.h>
+#include <linux/io.h>
+#include <linux/ioport.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/moduleparam.h>
+#include <linux/of.h>
+#include <linux/of_address.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+#include <asm/virt.h>
+#include <kunit/visibility.h>
+
+#include "pcs.h"
+#include "mmio.h"
+
+static char *pcs;
+module_param(pcs, charp, 0444);
+MODULE_PARM_DESC(pcs,
+		 "PC-sampling frames when the device tree has none: CPU:PMU_FRAME[:DEBUG_FRAME],... (physical addresses)");
+
+/**
+ * struct apmu_pcs_mmio - a unit on a memory-mapped frame
+ * @unit: the unit
+ * @pa: the PMU frame's physical address
+ * @node: in apmu_pcs_mmio_list
+ */
+struct apmu_pcs_mmio {
+	struct apmu_pcs_unit unit;
+	phys_addr_t pa;
+	struct list_head node;
+};
+
+static LIST_HEAD(apmu_pcs_mmio_list);
+
+static u32 pcs_mmio_read(struct apmu_pcs_unit *u, unsigned int off)
+{
+	return readl(u->base + off);
+}
+
+static void pcs_mmio_write(struct apmu_pcs_unit *u, unsigned int off, u32 val)
+{
+	writel(val, u->base + off);
+}
+
+/* EDPRSR from the debug frame; without one, the state Linux tracks (checked first) */
+static u32 pcs_mmio_prsr(struct apmu_pcs_unit *u)
+{
+	if (u->dbg)
+		return readl(u->dbg + APMU_EDPRSR);
+	return APMU_EDPRSR_PU;
+}
+
+VISIBLE_IF_KUNIT const struct apmu_pcs_ops apmu_pcs_mmio_ops = {
+	.read = pcs_mmio_read,
+	.write = pcs_mmio_write,
+	.prsr = pcs_mmio_prsr,
+};
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_mmio_ops);
+
+/* Does a device tree node's reg cover the 4 KiB frame at @pa? */
+static bool pcs_described(phys_addr_t pa)
+{
+	struct device_node *np;
+	struct resource r;
+	int i;
+
+	for (np = of_find_all_nodes(NULL); np; np = of_find_all_nodes(np)) {
+		for (i = 0; !of_address_to_resource(np, i, &r); i++) {
+			if (r.start <= pa && pa + APMU_PCS_FRAME_SIZE - 1 <= r.end) {
+				of_node_put(np);
+				return true;
+			}
+		}
+	}
+	return false;
+}
+
+/* Checks that need no access. Return: NULL or why the address is refused. */
+static const char *pcs_addr_refused(phys_addr_t pa, bool param)
+{
+	if (!IS_ALIGNED(pa, APMU_PCS_FRAME_SIZE))
+		return "not 4 KiB aligned";
+	if (region_intersects(pa, APMU_PCS_FRAME_SIZE, IORESOURCE_SYSTEM_RAM,
+			      IORES_DESC_NONE) != REGION_DISJOINT)
+		return "System RAM";
+	if (param && !pcs_described(pa))
+		return "outside every region the device tree describes (unbacked addresses abort)";
+	return NULL;
+}
+
+/* The debug frame, for EDPRSR: mapped, not claimed, EDDEVARCH checked. */
+static const char *pcs_map_debug(struct apmu_pcs_unit *u, phys_addr_t dbg, bool param)
+{
+	const char *why = pcs_addr_refused(dbg, param);
+	u32 arch;
+
+	if (why)
+		return why;
+	u->dbg = ioremap(dbg, APMU_PCS_FRAME_SIZE);
+	if (!u->dbg)
+		return "debug frame cannot be mapped";
+	/* EDDEVARCH is in the debug power domain: readable with the core down */
+	arch = readl(u->dbg + APMU_PMDEVARCH);
+	if (FIELD_GET(APMU_DEVARCH_ARCHITECT, arch) != APMU_ARCHITECT_ARM ||
+	    !(arch & APMU_DEVARCH_PRESENT) ||
+	    (FIELD_GET(APMU_DEVARCH_ARCHID, arch) & APMU_ARCHID_DEBUG_MASK) !=
+	    APMU_ARCHPART_DEBUG) {
+		iounmap(u->dbg);
+		u->dbg = NULL;
+		return "debug frame is not an Arm external debug frame (EDDEVARCH)";
+	}
+	return NULL;
+}
+
+static void pcs_mmio_free(struct apmu_pcs_mmio *f)
+{
+	if (f->unit.dbg)
+		iounmap(f->unit.dbg);
+	if (f->unit.base)
+		iounmap(f->unit.base);
+	if (f->unit.res)
+		release_mem_region(f->pa, APMU_PCS_FRAME_SIZE);
+	kfree(f);
+}
+
+/*
+ * One frame: @dbg is 0 when there is no debug frame; @src names where it came from for
+ * the message.
+ */
+static void pcs_mmio_add(int cpu, phys_addr_t pa, phys_addr_t dbg, bool param,
+			 const char *src)
+{
+	struct apmu_pcs_mmio *f;
+	const char *why;
+	int ret;
+
+	why = pcs_addr_refused(pa, param);
+	if (why)
+		goto refuse;
+	f = kzalloc(sizeof(*f), GFP_KERNEL);
+	if (!f) {
+		why = "out of memory";
+		goto refuse;
+	}
+	f->pa = pa;
+	f->unit.cpu = cpu;
+	f->unit.ops = &apmu_pcs_mmio_ops;
+	f->unit.owner = THIS_MODULE;
+	f->unit.cid2_block = is_kernel_in_hyp_mode();
+	f->unit.cid_is_pid = IS_ENABLED(CONFIG_PID_IN_CONTEXTIDR);
+	f->unit.res = request_mem_region(pa, APMU_PCS_FRAME_SIZE, "apmu_pcs");
+	if (!f->unit.res) {
+		why = "busy: the region belongs to another driver";
+		goto free;
+	}
+	f->unit.base = ioremap(pa, APMU_PCS_FRAME_SIZE);
+	if (!f->unit.base) {
+		why = "cannot be mapped";
+		goto free;
+	}
+	if (dbg) {
+		why = pcs_map_debug(&f->unit, dbg, param);
+		if (why)
+			goto free;
+	}
+	ret = apmu_pcs_unit_add(&f->unit);
+	switch (ret) {
+	case 0:
+		list_add(&f->node, &apmu_pcs_mmio_list);
+		return;
+	case -ENODEV:
+		why = "not a PMU with PC sampling (PMDEVARCH, PMDEVID.PCSample)";
+		break;
+	case -EEXIST:
+		why = "the CPU already has a PC-sampling frame";
+		break;
+	case -EINVAL:
+		why = "no such CPU";
+		break;
+	case -EAGAIN:
+		why = "the CPU is offline or powered down: frame not probed";
+		break;
+	default:
+		why = "the frame is locked (OS lock or double lock) or unusable";
+		break;
+	}
+free:
+	pcs_mmio_free(f);
+refuse:
+	pr_warn("apmu_pcs: cpu%d frame %pa (%s): %s: refused\n", cpu, &pa, src, why);
+}
+
+static void pcs_probe_dt(void)
+{
+	struct device_node *np, *cpun;
+	struct resource r, d;
+	int cpu, i;
+
+	for_each_compatible_node(np, NULL, "arm,pc-sample-pmu") {
+		cpun = of_parse_phandle(np, "cpu", 0);
+		cpu = cpun ? of_cpu_node_to_id(cpun) : -ENODEV;
+		of_node_put(cpun);
+		i = of_property_match_string(np, "reg-names", "pmu");
+		if (of_address_to_resource(np, i < 0 ? 0 : i, &r)) {
+			pr_warn("apmu_pcs: %pOF: no PMU frame in reg: refused\n", np);
+			continue;
+		}
+		if (cpu < 0) {
+			pr_warn("apmu_pcs: %pOF: cpu does not name a CPU: refused\n", np);
+			continue;
+		}
+		i = of_property_match_string(np, "reg-names", "debug");
+		if (i < 0 || of_address_to_resource(np, i, &d))
+			d.start = 0;
+		pcs_mmio_add(cpu, r.start, d.start, false, "device tree");
+	}
+}
+
+/* pcs=CPU:PMU_FRAME[:DEBUG_FRAME],... */
+static void pcs_probe_param(void)
+{
+	char *buf, *p, *ent, *q, *f_cpu, *f_pa, *f_dbg;
+	unsigned int cpu;
+	u64 pa, dbg;
+
+	if (!pcs || !*pcs)
+		return;
+	buf = kstrdup(pcs, GFP_KERNEL);
+	if (!buf)
+		return;
+	p = buf;
+	while ((ent = strsep(&p, ","))) {
+		q = ent;
+		f_cpu = strsep(&q, ":");
+		f_pa = strsep(&q, ":");
+		f_dbg = strsep(&q, ":");
+		dbg = 0;
+		if (!f_pa || q || kstrtouint(f_cpu, 0, &cpu) || kstrtou64(f_pa, 0, &pa) ||
+		    (f_dbg && kstrtou64(f_dbg, 0, &dbg))) {
+			pr_warn("apmu_pcs: pcs=%s: an entry is not CPU:PMU_FRAME[:DEBUG_FRAME]: refused\n",
+				pcs);
+			continue;
+		}
+		pcs_mmio_add(cpu, pa, dbg, true, "pcs= parameter");
+	}
+	kfree(buf);
+}
+
+/**
+ * apmu_pcs_mmio_probe() - add the frames of the device tree and of pcs=
+ */
+void apmu_pcs_mmio_probe(void)
+{
+	pcs_probe_dt();
+	pcs_probe_param();
+}
+
+/**
+ * apmu_pcs_mmio_remove() - remove and release every MMIO unit
+ */
+void apmu_pcs_mmio_remove(void)
+{
+	struct apmu_pcs_mmio *f, *tmp;
+
+	list_for_each_entry_safe(f, tmp, &apmu_pcs_mmio_list, node) {
+		list_del(&f->node);
+		apmu_pcs_unit_remove(&f->unit);
+		pcs_mmio_free(f);
+	}
+}

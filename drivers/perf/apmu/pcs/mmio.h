@@ -1,0 +1,12 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+#ifndef __APMU_PCS_MMIO_H
+#define __APMU_PCS_MMIO_H
+
+#if IS_ENABLED(CONFIG_KUNIT)
+extern const struct apmu_pcs_ops apmu_pcs_mmio_ops;
+#endif
+
+void apmu_pcs_mmio_probe(void);
+void apmu_pcs_mmio_remove(void);
+
+#endif /* __APMU_PCS_MMIO_H */

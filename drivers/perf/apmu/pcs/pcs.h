@@ -1,0 +1,145 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * apmu PC sample-based profiling (FEAT_PCSRv8p9): each unit is one core's external PMU
+ * frame, reached through a &struct apmu_pcs_ops table (MMIO on hardware, a register
+ * model in tests). frame.c holds the architectural rules (lock and power state before
+ * every access, PMPCSCTL's IMP/EN/SS and RES0 bits, PMPCSR decoding); unit.c finds the
+ * frames and keeps each unit's view of its CPU (hotplug, CPU PM) and its sysfs group;
+ * pmu.c is the hrtimer-driven apmu_pcs perf PMU.
+ */
+#ifndef __APMU_PCS_H
+#define __APMU_PCS_H
+
+#include <linux/spinlock.h>
+#include <linux/types.h>
+
+#include <apmu/pcs_regs.h>
+
+struct apmu_pcs_unit;
+struct module;
+
+/**
+ * struct apmu_pcs_ops - how a unit reaches its registers
+ * @read: 32-bit read of the external PMU frame at byte offset @off
+ * @write: 32-bit write of the external PMU frame at byte offset @off
+ * @prsr: the core's power and lock state in EDPRSR layout (PU, OSLK, DLK), read from
+ *	somewhere that answers while the core is powered down (the external debug frame,
+ *	debug power domain), never from the PMU frame itself
+ */
+struct apmu_pcs_ops {
+	u32 (*read)(struct apmu_pcs_unit *u, unsigned int off);
+	void (*write)(struct apmu_pcs_unit *u, unsigned int off, u32 val);
+	u32 (*prsr)(struct apmu_pcs_unit *u);
+};
+
+/**
+ * enum apmu_pcs_sec - Security state of a sample, PMPCSR.{NSE,NS}
+ * @APMU_PCS_SECURE: Secure (NSE=0, NS=0)
+ * @APMU_PCS_NONSECURE: Non-secure (NSE=0, NS=1)
+ * @APMU_PCS_ROOT: Root (NSE=1, NS=0, FEAT_RME)
+ * @APMU_PCS_REALM: Realm (NSE=1, NS=1, FEAT_RME)
+ */
+enum apmu_pcs_sec {
+	APMU_PCS_SECURE,
+	APMU_PCS_NONSECURE,
+	APMU_PCS_ROOT,
+	APMU_PCS_REALM,
+};
+
+/**
+ * struct apmu_pcs_sample - one decoded PMPCSR sample
+ * @valid: false when PMPCSR[31:0] read as 0xFFFFFFFF ("no valid sample"); nothing
+ *	else is meaningful then
+ * @pc: PCSample[55:0] sign-extended from bit 55 (TTBR1 addresses come out whole)
+ * @el: Exception level, PMPCSR.EL
+ * @sec: Security state, PMPCSR.{NSE,NS}
+ * @cid1: CONTEXTIDR_EL1 captured with the sample (PMCID1SR)
+ * @has_cid2: sampled through block 1: @cid2 is valid, @vmid is not
+ * @cid2: CONTEXTIDR_EL2 captured with the sample (PMCID2SR)
+ * @vmid: VMID captured with the sample (PMVIDSR), block 0 only
+ */
+struct apmu_pcs_sample {
+	bool valid;
+	u64 pc;
+	u8 el;
+	u8 sec;
+	u32 cid1;
+	bool has_cid2;
+	u32 cid2;
+	u16 vmid;
+};
+
+/**
+ * struct apmu_pcs_unit - one core's PC-sampling frame
+ * @cpu: the core whose PCs the frame samples
+ * @ops: register accessors
+ * @priv: the accessors' context (a register model in tests)
+ * @base: the mapped PMU frame (MMIO backend)
+ * @dbg: the mapped external debug frame, for EDPRSR (MMIO backend), or NULL
+ * @res: the claimed PMU frame region (MMIO backend), or NULL
+ * @owner: the module providing @ops (pinned while perf events use the unit)
+ * @lock: held across the state check and the accesses that follow it, and by the
+ *	hotplug and CPU PM callbacks that change @online and @pm_off: no access can be in
+ *	flight when the core goes down
+ * @online: @cpu is online (CPU hotplug)
+ * @pm_off: @cpu is in a low-power state that may power the core down (CPU PM)
+ * @has_ctl: PMDEVID.PCSample says FEAT_PCSRv8p9: PMPCSCTL exists
+ * @imp: PMPCSCTL.IMP: EN is implemented
+ * @ss: FEAT_PMUv3_SS (PMDEVID.PMSS): PMPCSCTL.SS exists
+ * @swlock: the frame implements the CoreSight software lock (PMLSR.SLI)
+ * @cid2_block: sample through block 1 (CONTEXTIDR_EL2) rather than block 0 (VMID):
+ *	the kernel runs at EL2 (VHE) and keeps its context ID there
+ * @cid_is_pid: the sampled context ID is the Linux TID (CONFIG_PID_IN_CONTEXTIDR)
+ * @users: perf events sampling this unit
+ * @sysfs: the pcsample/ group is registered
+ */
+struct apmu_pcs_unit {
+	int cpu;
+	const struct apmu_pcs_ops *ops;
+	void *priv;
+	void __iomem *base;
+	void __iomem *dbg;
+	struct resource *res;
+	struct module *owner;
+	raw_spinlock_t lock;
+	bool online;
+	bool pm_off;
+	bool has_ctl;
+	bool imp;
+	bool ss;
+	bool swlock;
+	bool cid2_block;
+	bool cid_is_pid;
+	unsigned int users;
+	bool sysfs;
+};
+
+/* frame.c: the architectural rules */
+int apmu_pcs_check(struct apmu_pcs_unit *u);
+int apmu_pcs_identify(struct apmu_pcs_unit *u);
+int apmu_pcs_get_ctl(struct apmu_pcs_unit *u, bool *en, bool *ss);
+int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on);
+int apmu_pcs_set_snapshot(struct apmu_pcs_unit *u, bool on);
+int apmu_pcs_read_sample(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s);
+int apmu_pcs_read_sample_locked(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s);
+void apmu_pcs_decode(u64 pcsr, struct apmu_pcs_sample *s);
+const char *apmu_pcs_sec_name(u8 sec);
+void apmu_pcs_set_online(struct apmu_pcs_unit *u, bool online);
+void apmu_pcs_set_pm_off(struct apmu_pcs_unit *u, bool off);
+
+/* unit.c: units, discovery, sysfs */
+int apmu_pcs_unit_add(struct apmu_pcs_unit *u);
+void apmu_pcs_unit_remove(struct apmu_pcs_unit *u);
+struct apmu_pcs_unit *apmu_pcs_unit_get(int cpu);
+void apmu_pcs_unit_put(struct apmu_pcs_unit *u);
+int apmu_pcs_init(void);
+void apmu_pcs_exit(void);
+
+/* pmu.c: the apmu_pcs perf PMU */
+int apmu_pcs_pmu_register(void);
+void apmu_pcs_pmu_unregister(void);
+int apmu_pcs_reader_cpu(int target);
+void apmu_pcs_pmu_cpu_online(unsigned int cpu);
+void apmu_pcs_pmu_cpu_offline(unsigned int cpu);
+
+#endif /* __APMU_PCS_H */

@@ -1,0 +1,488 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu_pcs: a perf PMU that profiles a CPU without interrupting it.
+ *
+ * `perf record -e apmu_pcs// -C N` opens a sampling event on CPU N. The event stays in
+ * CPU N's perf context (perf's tools put their tracking event on N and share its ring
+ * buffer, which must then be written from N only), but its sampling runs elsewhere: an
+ * hrtimer on another online CPU, the reader, fires at the requested period (nanoseconds)
+ * or frequency and reads CPU N's PMPCSR over the external PMU frame. Each valid sample
+ * (PC, Exception level, time, task) goes into a per-event single-producer ring; CPU N
+ * turns the ring into ordinary perf samples when perf already runs there - its
+ * scheduler tick (for frequency events perf stops and restarts them every tick), a read
+ * of the event, and the event's removal - so it takes no interrupt, IPI or exception for
+ * sampling. The samples carry IP the sampled PC (user or kernel from PMPCSR.EL), CPU N,
+ * the time of the read, PERIOD in nanoseconds, and the task when the sampled context ID
+ * is a Linux TID (CONFIG_PID_IN_CONTEXTIDR), else -1. A full ring drops samples.
+ *
+ * Refused with -EOPNOTSUPP: counting events (nothing to count), per-task events (the
+ * frame samples whatever runs), exclude_user/kernel/hv/idle/host (PMPCSR has no filter),
+ * callchains and register or stack dumps (there are no registers to unwind), groups, and
+ * sampling at all when perf_event_overflow() cannot be reached (overflow.c), or when N is
+ * the only online CPU. exclude_guest, perf's default, drops EL1 samples when the kernel
+ * runs at EL2 (VHE), where EL1 is a guest.
+ */
+#include <linux/cpumask.h>
+#include <linux/hrtimer.h>
+#include <linux/math64.h>
+#include <linux/perf_event.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched/clock.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <asm/ptrace.h>
+#include <asm/virt.h>
+
+#include "../apmu.h"
+#include "pcs.h"
+
+#define APMU_PCS_MIN_PERIOD_NS	10000ULL
+#define APMU_PCS_RING		4096	/* samples buffered per event, a power of 2 */
+
+/**
+ * struct apmu_pcs_rec - a sample read on the reader, waiting for CPU N
+ * @time: perf clock at the read
+ * @period: the period it stands for (ns)
+ * @pc: the sampled PC
+ * @pid: process the context ID names, or -1
+ * @tid: thread the context ID names, or -1
+ * @el: Exception level
+ */
+struct apmu_pcs_rec {
+	u64 time;
+	u64 period;
+	u64 pc;
+	s32 pid;
+	s32 tid;
+	u8 el;
+};
+
+/**
+ * struct apmu_pcs_event - an apmu_pcs event's state
+ * @unit: the sampled CPU's unit
+ * @event: the perf event
+ * @timer: the sampling timer, on the reader CPU
+ * @kick: starts @timer on the reader (an IPI to the reader, never to the target)
+ * @reader: the CPU @timer runs on
+ * @period: the sampling period in nanoseconds (perf's frequency logic may change
+ *	hw.sample_period, which apmu_pcs does not use)
+ * @delivering: pcs_deliver() is running (perf may call stop() from inside it)
+ * @active: between add() and del(): @timer runs (written on the target CPU)
+ * @stopped: between stop() and start(): nothing is produced
+ * @enabled: this event resumed sampling (PMPCSCTL.EN) and suspends it again at del()
+ * @node: in pcs_active between add() and del()
+ * @head: ring entries produced (reader)
+ * @tail: ring entries consumed (target CPU)
+ * @ring: the samples
+ */
+struct apmu_pcs_event {
+	struct apmu_pcs_unit *unit;
+	struct perf_event *event;
+	struct hrtimer timer;
+	call_single_data_t kick;
+	int reader;
+	u64 period;
+	bool delivering;
+	bool active;
+	bool stopped;
+	bool enabled;
+	struct list_head node;
+	unsigned int head;
+	unsigned int tail;
+	struct apmu_pcs_rec ring[APMU_PCS_RING];
+};
+
+static struct pmu apmu_pcs_pmu;
+
+/* The events between add() and del(), for moving their timers off a CPU going down */
+static DEFINE_RAW_SPINLOCK(pcs_active_lock);
+static LIST_HEAD(pcs_active);
+
+/**
+ * apmu_pcs_reader_cpu() - the CPU that samples @target: any other online CPU
+ * @target: the sampled CPU
+ *
+ * Return: a CPU number, or >= nr_cpu_ids when @target is the only online CPU.
+ */
+int apmu_pcs_reader_cpu(int target)
+{
+	return cpumask_any_but(cpu_online_mask, target);
+}
+
+static void pcs_event_destroy(struct perf_event *event)
+{
+	struct apmu_pcs_event *pe = event->pmu_private;
+
+	WRITE_ONCE(pe->active, false);
+	hrtimer_cancel(&pe->timer);
+	/* a kick still queued must not start the timer of a freed event */
+	while (READ_ONCE(pe->kick.node.u_flags) & CSD_FLAG_LOCK)
+		cpu_relax();
+	hrtimer_cancel(&pe->timer);
+	apmu_pcs_unit_put(pe->unit);
+	kvfree(pe);
+}
+
+#define APMU_PCS_NO_SAMPLE_TYPES (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | \
+				  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | \
+				  PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_ADDR | \
+				  PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_DATA_SRC)
+
+static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer);
+static void pcs_kick(void *info);
+
+static int pcs_event_init(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	struct hw_perf_event *hwc = &event->hw;
+	struct apmu_pcs_event *pe;
+	struct apmu_pcs_unit *u;
+	u64 period;
+
+	if (attr->type != event->pmu->type)
+		return -ENOENT;
+	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK)) {
+		pr_debug("apmu_pcs: per-task events refused: the frame samples whatever the CPU runs\n");
+		return -EOPNOTSUPP;
+	}
+	if (!is_sampling_event(event)) {
+		pr_debug("apmu_pcs: counting events refused: apmu_pcs only samples\n");
+		return -EOPNOTSUPP;
+	}
+	if (attr->exclude_user || attr->exclude_kernel || attr->exclude_hv ||
+	    attr->exclude_idle || attr->exclude_host) {
+		pr_debug("apmu_pcs: exclude_* refused: PMPCSR cannot filter\n");
+		return -EOPNOTSUPP;
+	}
+	if (attr->sample_type & APMU_PCS_NO_SAMPLE_TYPES) {
+		pr_debug("apmu_pcs: sample_type %#llx refused: only IP, TID, TIME, CPU, PERIOD and IDs\n",
+			 attr->sample_type);
+		return -EOPNOTSUPP;
+	}
+	if (attr->config || attr->config1 || attr->config2) {
+		pr_debug("apmu_pcs: config must be 0\n");
+		return -EINVAL;
+	}
+	if (event->group_leader != event) {
+		pr_debug("apmu_pcs: groups refused\n");
+		return -EOPNOTSUPP;
+	}
+	if (!apmu_can_sample()) {
+		pr_debug("apmu_pcs: perf_event_overflow() unavailable: sampling refused\n");
+		return -EOPNOTSUPP;
+	}
+	if (apmu_pcs_reader_cpu(event->cpu) >= nr_cpu_ids) {
+		pr_debug("apmu_pcs: no other online CPU to sample cpu%d from\n", event->cpu);
+		return -EOPNOTSUPP;
+	}
+
+	u = apmu_pcs_unit_get(event->cpu);
+	if (!u) {
+		pr_debug("apmu_pcs: cpu%d has no PC-sampling frame\n", event->cpu);
+		return -ENODEV;
+	}
+	pe = kvzalloc(sizeof(*pe), GFP_KERNEL);
+	if (!pe) {
+		apmu_pcs_unit_put(u);
+		return -ENOMEM;
+	}
+	pe->unit = u;
+	pe->event = event;
+	pe->stopped = true;
+	INIT_LIST_HEAD(&pe->node);
+	INIT_CSD(&pe->kick, pcs_kick, pe);
+	hrtimer_init(&pe->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	pe->timer.function = pcs_hrtimer;
+	event->pmu_private = pe;
+	event->destroy = pcs_event_destroy;
+
+	/*
+	 * A frequency stays one: perf then stops and restarts the event at every tick of
+	 * CPU N, which is when the ring is delivered. The timer's period is fixed here,
+	 * 1/freq or the period, in nanoseconds. period_left stays 0, so perf's period
+	 * adjustment never restarts the event from inside a delivery.
+	 */
+	period = attr->freq ? NSEC_PER_SEC / attr->sample_freq : attr->sample_period;
+	pe->period = max(period, APMU_PCS_MIN_PERIOD_NS);
+	hwc->sample_period = pe->period;
+	hwc->last_period = pe->period;
+	local64_set(&hwc->period_left, 0);
+	return 0;
+}
+
+/* The task a context ID names, when it is a Linux TID; -1 otherwise */
+static void pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_sample *s,
+			   struct apmu_pcs_rec *r)
+{
+	u32 cid = s->has_cid2 ? s->cid2 : s->cid1;
+	struct task_struct *t;
+
+	r->pid = -1;
+	r->tid = -1;
+	if (!u->cid_is_pid)
+		return;
+	if (!cid) {
+		r->pid = 0;
+		r->tid = 0;
+		return;
+	}
+	rcu_read_lock();
+	t = pid_task(find_pid_ns(cid, &init_pid_ns), PIDTYPE_PID);
+	if (t) {
+		r->pid = task_tgid_nr(t);
+		r->tid = task_pid_nr(t);
+	}
+	rcu_read_unlock();
+}
+
+/* On the reader: one read of the target's PMPCSR into the ring */
+static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
+{
+	struct perf_event *event = pe->event;
+	struct apmu_pcs_unit *u = pe->unit;
+	unsigned int head = pe->head;
+	struct apmu_pcs_sample s;
+	struct apmu_pcs_rec *r;
+	u64 t0 = local_clock();
+
+	local64_add(period, &event->count);
+	if (apmu_pcs_read_sample(u, &s) || !s.valid)
+		return;
+	if (event->attr.exclude_guest && is_kernel_in_hyp_mode() && s.el == 1)
+		return;
+	/* acquire: pairs with pcs_deliver()'s release of @tail; the slot is free */
+	if (head - smp_load_acquire(&pe->tail) >= APMU_PCS_RING)
+		return;		/* full: CPU N has not delivered for a while */
+	r = &pe->ring[head % APMU_PCS_RING];
+	r->time = event->clock();
+	r->period = period;
+	r->pc = s.pc;
+	r->el = s.el;
+	pcs_sample_tid(u, &s, r);
+	/* release: the entry is written before pcs_deliver() sees it */
+	smp_store_release(&pe->head, head + 1);
+	/* this timer is the sampling interrupt: its cost counts against perf's limit */
+	apmu_sample_took(local_clock() - t0);
+}
+
+static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
+{
+	struct apmu_pcs_event *pe = container_of(timer, struct apmu_pcs_event, timer);
+	u64 period = pe->period;
+
+	if (!READ_ONCE(pe->active))
+		return HRTIMER_NORESTART;
+	/* Moved here by a hotplug migration? Never sample a CPU from itself. */
+	if (smp_processor_id() == pe->unit->cpu) {
+		pe->reader = apmu_pcs_reader_cpu(pe->unit->cpu);
+		if (pe->reader < nr_cpu_ids)
+			smp_call_function_single_async(pe->reader, &pe->kick);
+		return HRTIMER_NORESTART;
+	}
+	if (!READ_ONCE(pe->stopped))
+		pcs_produce(pe, period);
+	hrtimer_forward_now(timer, ns_to_ktime(period));
+	return HRTIMER_RESTART;
+}
+
+/* On the reader (IPI): start the sampling timer there */
+static void pcs_kick(void *info)
+{
+	struct apmu_pcs_event *pe = info;
+
+	if (READ_ONCE(pe->active) && smp_processor_id() != pe->unit->cpu)
+		hrtimer_start(&pe->timer, ns_to_ktime(pe->period),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
+static const u64 pcs_el_mode[] = {
+	PSR_MODE_EL0t, PSR_MODE_EL1h, PSR_MODE_EL2h, PSR_MODE_EL3h,
+};
+
+/* On CPU N: hand the ring's samples to perf. Stops early when perf throttles. */
+static void pcs_deliver(struct apmu_pcs_event *pe)
+{
+	struct perf_event *event = pe->event;
+	unsigned int tail = pe->tail;
+	/* acquire: pairs with pcs_produce()'s release; the entries up to @head are written */
+	unsigned int head = smp_load_acquire(&pe->head);
+	struct perf_sample_data data;
+	struct apmu_pcs_rec *r;
+	struct pt_regs regs;
+	u64 t0 = local_clock();
+	unsigned int n;
+
+	if (pe->delivering)
+		return;
+	pe->delivering = true;
+	for (; tail != head; tail++) {
+		r = &pe->ring[tail % APMU_PCS_RING];
+		perf_sample_data_init(&data, 0, r->period);
+		data.time = r->time;
+		data.cpu_entry.cpu = pe->unit->cpu;
+		data.cpu_entry.reserved = 0;
+		data.tid_entry.pid = r->pid;
+		data.tid_entry.tid = r->tid;
+		data.sample_flags |= PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_TID;
+		memset(&regs, 0, sizeof(regs));
+		regs.pc = r->pc;
+		regs.pstate = pcs_el_mode[r->el & 3];
+		if (apmu_event_overflow(event, &data, &regs)) {
+			/* throttled: the rest is dropped, start() resumes */
+			tail = head;
+			WRITE_ONCE(pe->stopped, true);
+			break;
+		}
+	}
+	n = tail - pe->tail;
+	/* release: the entries are read before pcs_produce() reuses them */
+	smp_store_release(&pe->tail, tail);
+	pe->delivering = false;
+	/*
+	 * perf's CPU-time limit expects the cost of one sample, not of a batch delivered
+	 * at a tick or at removal: account the average.
+	 */
+	if (n)
+		apmu_sample_took(div_u64(local_clock() - t0, n));
+}
+
+static void pcs_start(struct perf_event *event, int flags)
+{
+	struct apmu_pcs_event *pe = event->pmu_private;
+
+	event->hw.state = 0;
+	WRITE_ONCE(pe->stopped, false);
+}
+
+static void pcs_stop(struct perf_event *event, int flags)
+{
+	struct apmu_pcs_event *pe = event->pmu_private;
+
+	if (flags & PERF_EF_UPDATE)
+		pcs_deliver(pe);
+	WRITE_ONCE(pe->stopped, true);
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+}
+
+/* On CPU N: the event goes on. Sampling starts on the reader. */
+static int pcs_add(struct perf_event *event, int flags)
+{
+	struct apmu_pcs_event *pe = event->pmu_private;
+	struct apmu_pcs_unit *u = pe->unit;
+	bool en, ss;
+
+	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	/* Sampling suspended (PMPCSCTL.EN == 0)? Resume it while the event is on. */
+	if (u->imp && !apmu_pcs_get_ctl(u, &en, &ss) && !en)
+		pe->enabled = !apmu_pcs_set_enable(u, true);
+	if (flags & PERF_EF_START)
+		pcs_start(event, flags);
+	raw_spin_lock(&pcs_active_lock);
+	list_add(&pe->node, &pcs_active);
+	WRITE_ONCE(pe->active, true);
+	pe->reader = apmu_pcs_reader_cpu(u->cpu);
+	if (pe->reader < nr_cpu_ids)
+		smp_call_function_single_async(pe->reader, &pe->kick);
+	raw_spin_unlock(&pcs_active_lock);
+	return 0;
+}
+
+static void pcs_del(struct perf_event *event, int flags)
+{
+	struct apmu_pcs_event *pe = event->pmu_private;
+
+	raw_spin_lock(&pcs_active_lock);
+	list_del_init(&pe->node);
+	WRITE_ONCE(pe->active, false);
+	raw_spin_unlock(&pcs_active_lock);
+	/* If the callback is running on the reader, it sees !active and stops */
+	hrtimer_try_to_cancel(&pe->timer);
+	pcs_stop(event, PERF_EF_UPDATE);
+	if (pe->enabled) {
+		apmu_pcs_set_enable(pe->unit, false);
+		pe->enabled = false;
+	}
+}
+
+/* On CPU N (a read of the event): deliver what the reader has sampled */
+static void pcs_read(struct perf_event *event)
+{
+	struct apmu_pcs_event *pe = event->pmu_private;
+
+	if (!READ_ONCE(pe->stopped))
+		pcs_deliver(pe);
+}
+
+static struct pmu apmu_pcs_pmu = {
+	.module = THIS_MODULE,
+	.task_ctx_nr = perf_invalid_context,
+	.event_init = pcs_event_init,
+	.add = pcs_add,
+	.del = pcs_del,
+	.start = pcs_start,
+	.stop = pcs_stop,
+	.read = pcs_read,
+};
+
+/**
+ * apmu_pcs_pmu_cpu_offline() - @cpu goes down: its sampling timers move elsewhere
+ * @cpu: the CPU going down, which this runs on (before its timers would migrate,
+ *	possibly to a sampled CPU)
+ */
+void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
+{
+	struct apmu_pcs_event *pe;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pcs_active_lock, flags);
+	list_for_each_entry(pe, &pcs_active, node) {
+		if (pe->reader != cpu)
+			continue;
+		/* IRQs are off on this CPU: the callback is not running */
+		hrtimer_try_to_cancel(&pe->timer);
+		pe->reader = cpumask_nth_andnot(0, cpu_online_mask, cpumask_of(cpu));
+		if (pe->reader == pe->unit->cpu)
+			pe->reader = cpumask_nth_andnot(1, cpu_online_mask, cpumask_of(cpu));
+		if (pe->reader < nr_cpu_ids)
+			smp_call_function_single_async(pe->reader, &pe->kick);
+	}
+	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
+}
+
+/**
+ * apmu_pcs_pmu_cpu_online() - @cpu comes up: it reads for events that had no reader
+ * @cpu: the CPU coming up, which this runs on
+ */
+void apmu_pcs_pmu_cpu_online(unsigned int cpu)
+{
+	struct apmu_pcs_event *pe;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&pcs_active_lock, flags);
+	list_for_each_entry(pe, &pcs_active, node) {
+		if (pe->reader < nr_cpu_ids || pe->unit->cpu == cpu)
+			continue;
+		pe->reader = cpu;
+		smp_call_function_single_async(cpu, &pe->kick);
+	}
+	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
+}
+
+/**
+ * apmu_pcs_pmu_register() - register the apmu_pcs PMU
+ *
+ * Return: 0 or perf_pmu_register()'s errno.
+ */
+int apmu_pcs_pmu_register(void)
+{
+	return perf_pmu_register(&apmu_pcs_pmu, "apmu_pcs", -1);
+}
+
+/**
+ * apmu_pcs_pmu_unregister() - unregister the apmu_pcs PMU
+ */
+void apmu_pcs_pmu_unregister(void)
+{
+	perf_pmu_unregister(&apmu_pcs_pmu);
+}

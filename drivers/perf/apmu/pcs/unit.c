@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu PC sampling: the units (one per CPU with a usable frame), their view of the CPU
+ * (hotplug, CPU PM), and /sys/devices/system/cpu/cpuN/pcsample/.
+ *
+ * A unit's backend (MMIO frames found by mmio.c, or a register model from a test module)
+ * hands it over with apmu_pcs_unit_add(); the unit is identified first (PMDEVARCH,
+ * PMDEVID) and only then gets its sysfs group. The files are root-only: a sample shows
+ * another context's PC.
+ */
+#include <linux/cpu.h>
+#include <linux/cpu_pm.h>
+#include <linux/cpuhotplug.h>
+#include <linux/device.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/sysfs.h>
+#include <kunit/visibility.h>
+
+#include "pcs.h"
+#include "mmio.h"
+
+/* Serialises unit_add/remove and the apmu_pcs PMU's registration */
+static DEFINE_MUTEX(apmu_pcs_mutex);
+/*
+ * Guards apmu_pcs_units[] writes and the units' @users for perf's event_init, which runs
+ * inside perf's SRCU read section and so must not wait for apmu_pcs_mutex (held across
+ * perf_pmu_unregister()).
+ */
+static DEFINE_SPINLOCK(apmu_pcs_units_lock);
+static struct apmu_pcs_unit *apmu_pcs_units[NR_CPUS];
+static unsigned int apmu_pcs_nr_units;
+static enum cpuhp_state apmu_pcs_hp_state;
+
+static void pcs_set_unit(int cpu, struct apmu_pcs_unit *u)
+{
+	spin_lock(&apmu_pcs_units_lock);
+	WRITE_ONCE(apmu_pcs_units[cpu], u);
+	spin_unlock(&apmu_pcs_units_lock);
+}
+
+/* The unit of a CPU device's sysfs file: the group exists only while the unit does. */
+static struct apmu_pcs_unit *dev_unit(struct device *dev)
+{
+	return READ_ONCE(apmu_pcs_units[dev->id]);
+}
+
+static ssize_t implemented_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%d\n", dev_unit(dev)->imp);
+}
+static DEVICE_ATTR_ADMIN_RO(implemented);
+
+static ssize_t enable_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	bool en, ss;
+	int ret = apmu_pcs_get_ctl(dev_unit(dev), &en, &ss);
+
+	return ret ? ret : sysfs_emit(buf, "%d\n", en);
+}
+
+static ssize_t enable_store(struct device *dev, struct device_attribute *attr,
+			    const char *buf, size_t count)
+{
+	bool on;
+	int ret = kstrtobool(buf, &on);
+
+	if (ret)
+		return ret;
+	ret = apmu_pcs_set_enable(dev_unit(dev), on);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_ADMIN_RW(enable);
+
+static ssize_t sample_on_snapshot_show(struct device *dev, struct device_attribute *attr,
+				       char *buf)
+{
+	bool en, ss;
+	int ret = apmu_pcs_get_ctl(dev_unit(dev), &en, &ss);
+
+	return ret ? ret : sysfs_emit(buf, "%d\n", ss);
+}
+
+static ssize_t sample_on_snapshot_store(struct device *dev, struct device_attribute *attr,
+					const char *buf, size_t count)
+{
+	bool on;
+	int ret = kstrtobool(buf, &on);
+
+	if (ret)
+		return ret;
+	ret = apmu_pcs_set_snapshot(dev_unit(dev), on);
+	return ret ? ret : count;
+}
+static DEVICE_ATTR_ADMIN_RW(sample_on_snapshot);
+
+static ssize_t sample_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	struct apmu_pcs_sample s;
+	int len, ret = apmu_pcs_read_sample(dev_unit(dev), &s);
+
+	if (ret)
+		return ret;
+	if (!s.valid)
+		return sysfs_emit(buf, "no valid sample\n");
+	len = sysfs_emit(buf, "pc=0x%016llx el=%u security=%s contextidr_el1=0x%x ", s.pc, s.el,
+			 apmu_pcs_sec_name(s.sec), s.cid1);
+	if (s.has_cid2)
+		return len + sysfs_emit_at(buf, len, "contextidr_el2=0x%x\n", s.cid2);
+	return len + sysfs_emit_at(buf, len, "vmid=0x%x\n", s.vmid);
+}
+static DEVICE_ATTR_ADMIN_RO(sample);
+
+static struct attribute *apmu_pcs_attrs[] = {
+	&dev_attr_implemented.attr,
+	&dev_attr_enable.attr,
+	&dev_attr_sample_on_snapshot.attr,
+	&dev_attr_sample.attr,
+	NULL,
+};
+
+/* sample_on_snapshot exists only with FEAT_PMUv3_SS */
+static umode_t apmu_pcs_attr_visible(struct kobject *kobj, struct attribute *attr, int n)
+{
+	struct device *dev = kobj_to_dev(kobj);
+
+	if (attr == &dev_attr_sample_on_snapshot.attr && !dev_unit(dev)->ss)
+		return 0;
+	return attr->mode;
+}
+
+static const struct attribute_group apmu_pcs_group = {
+	.name = "pcsample",
+	.attrs = apmu_pcs_attrs,
+	.is_visible = apmu_pcs_attr_visible,
+};
+
+/**
+ * apmu_pcs_unit_add() - identify a unit's frame and make it available
+ * @u: the unit: @cpu, @ops, @priv (or @base, @dbg) and @owner set, the rest zero
+ *
+ * The frame is identified (PMDEVARCH, PMDEVID, PMPCSCTL.IMP) with the CPU's state
+ * checked first. The caller reports a refusal.
+ *
+ * The apmu_pcs PMU is registered with the first unit and unregistered with the last:
+ * without a usable frame there is neither a pcsample/ directory nor an apmu_pcs PMU.
+ *
+ * Return: 0, -EINVAL for a CPU that does not exist, -EEXIST when the CPU has a unit,
+ * -ENODEV when the frame is not a PMU with PC sampling, -EAGAIN/-EBUSY/-EIO when the
+ * frame cannot be accessed now (see apmu_pcs_check()), or a sysfs or perf errno.
+ */
+int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
+{
+	struct device *cpudev;
+	int ret;
+
+	if (u->cpu < 0 || u->cpu >= nr_cpu_ids || !cpu_possible(u->cpu))
+		return -EINVAL;
+	cpudev = get_cpu_device(u->cpu);
+	if (!cpudev)
+		return -EINVAL;
+	raw_spin_lock_init(&u->lock);
+	guard(mutex)(&apmu_pcs_mutex);
+	if (apmu_pcs_units[u->cpu])
+		return -EEXIST;
+
+	/* No hotplug from here: the state the callbacks maintain starts right */
+	cpus_read_lock();
+	u->online = cpu_online(u->cpu);
+	u->pm_off = false;
+	ret = apmu_pcs_identify(u);
+	if (ret)
+		goto unlock;
+	pcs_set_unit(u->cpu, u);
+	ret = sysfs_create_group(&cpudev->kobj, &apmu_pcs_group);
+	if (ret)
+		goto clear;
+	u->sysfs = true;
+	if (!apmu_pcs_nr_units) {
+		ret = apmu_pcs_pmu_register();
+		if (ret)
+			goto remove_group;
+	}
+	apmu_pcs_nr_units++;
+	pr_info("apmu_pcs: cpu%d: PC sampling (%s%s%s)\n", u->cpu,
+		u->has_ctl ? "FEAT_PCSRv8p9" : "FEAT_PCSRv8p2",
+		u->imp ? ", EN implemented" : "", u->ss ? ", sample on snapshot" : "");
+	cpus_read_unlock();
+	return 0;
+
+remove_group:
+	sysfs_remove_group(&cpudev->kobj, &apmu_pcs_group);
+	u->sysfs = false;
+clear:
+	pcs_set_unit(u->cpu, NULL);
+unlock:
+	cpus_read_unlock();
+	return ret;
+}
+EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_add, APMU_PCS_TEST);
+
+/**
+ * apmu_pcs_unit_remove() - take a unit away: its sysfs group first
+ * @u: a unit added with apmu_pcs_unit_add()
+ *
+ * No perf event uses the unit any more (they pin @u->owner).
+ */
+void apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
+{
+	guard(mutex)(&apmu_pcs_mutex);
+	if (apmu_pcs_units[u->cpu] != u)
+		return;
+	/* Waits for sysfs readers and writers to finish */
+	if (u->sysfs)
+		sysfs_remove_group(&get_cpu_device(u->cpu)->kobj, &apmu_pcs_group);
+	u->sysfs = false;
+	cpus_read_lock();
+	pcs_set_unit(u->cpu, NULL);
+	cpus_read_unlock();
+	/* The last unit: no event can use the PMU (each pins its unit's module) */
+	if (!--apmu_pcs_nr_units)
+		apmu_pcs_pmu_unregister();
+}
+EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_remove, APMU_PCS_TEST);
+
+/**
+ * apmu_pcs_unit_get() - the unit sampling @cpu, for a perf event
+ * @cpu: the sampled CPU
+ *
+ * Return: the unit with its backend's module pinned, or NULL.
+ */
+struct apmu_pcs_unit *apmu_pcs_unit_get(int cpu)
+{
+	struct apmu_pcs_unit *u;
+
+	if (cpu < 0 || cpu >= nr_cpu_ids)
+		return NULL;
+	spin_lock(&apmu_pcs_units_lock);
+	u = apmu_pcs_units[cpu];
+	if (u && try_module_get(u->owner))
+		u->users++;
+	else
+		u = NULL;
+	spin_unlock(&apmu_pcs_units_lock);
+	return u;
+}
+
+/**
+ * apmu_pcs_unit_put() - release apmu_pcs_unit_get()
+ * @u: the unit
+ */
+void apmu_pcs_unit_put(struct apmu_pcs_unit *u)
+{
+	spin_lock(&apmu_pcs_units_lock);
+	u->users--;
+	spin_unlock(&apmu_pcs_units_lock);
+	module_put(u->owner);
+}
+
+/* CPU hotplug: AP states run on the CPU concerned, hotplug locked against unit_add */
+static int apmu_pcs_cpu_online(unsigned int cpu)
+{
+	struct apmu_pcs_unit *u = apmu_pcs_units[cpu];
+
+	if (u)
+		apmu_pcs_set_online(u, true);
+	apmu_pcs_pmu_cpu_online(cpu);
+	return 0;
+}
+
+static int apmu_pcs_cpu_offline(unsigned int cpu)
+{
+	struct apmu_pcs_unit *u = apmu_pcs_units[cpu];
+
+	if (u)
+		apmu_pcs_set_online(u, false);
+	apmu_pcs_pmu_cpu_offline(cpu);
+	return 0;
+}
+
+/* CPU PM: runs on the CPU entering or leaving a low-power state, IRQs off */
+static int apmu_pcs_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd, void *v)
+{
+	struct apmu_pcs_unit *u = READ_ONCE(apmu_pcs_units[smp_processor_id()]);
+
+	if (!u)
+		return NOTIFY_DONE;
+	switch (cmd) {
+	case CPU_PM_ENTER:
+		apmu_pcs_set_pm_off(u, true);
+		break;
+	case CPU_PM_EXIT:
+	case CPU_PM_ENTER_FAILED:
+		apmu_pcs_set_pm_off(u, false);
+		break;
+	default:
+		return NOTIFY_DONE;
+	}
+	return NOTIFY_OK;
+}
+
+static struct notifier_block apmu_pcs_cpu_pm_nb = {
+	.notifier_call = apmu_pcs_cpu_pm_notify,
+};
+
+/**
+ * apmu_pcs_init() - PC sampling at module load: hotplug and CPU PM tracking, the frames
+ * of the device tree and the pcs= parameter (the apmu_pcs perf PMU comes with them)
+ *
+ * Independent of the core PMU: works when apmu registers none.
+ *
+ * Return: 0 or a negative errno (setup failures only; refused frames are reported).
+ */
+int apmu_pcs_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_nocalls(CPUHP_AP_ONLINE_DYN, "perf/apmu_pcs:online",
+					apmu_pcs_cpu_online, apmu_pcs_cpu_offline);
+	if (ret < 0)
+		return ret;
+	apmu_pcs_hp_state = ret;
+	ret = cpu_pm_register_notifier(&apmu_pcs_cpu_pm_nb);
+	if (ret)
+		goto remove_hp;
+	apmu_pcs_mmio_probe();
+	return 0;
+
+remove_hp:
+	cpuhp_remove_state_nocalls(apmu_pcs_hp_state);
+	return ret;
+}
+
+/**
+ * apmu_pcs_exit() - undo apmu_pcs_init()
+ */
+void apmu_pcs_exit(void)
+{
+	apmu_pcs_mmio_remove();
+	cpu_pm_unregister_notifier(&apmu_pcs_cpu_pm_nb);
+	cpuhp_remove_state_nocalls(apmu_pcs_hp_state);
+}

@@ -1,0 +1,203 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Register model of a PC-sampling external PMU frame: see pcs_model.h for the rules.
+ */
+#include <kunit/test.h>
+#include <kunit/test-bug.h>
+#include <linux/bitfield.h>
+#include <linux/kernel.h>
+#include <linux/preempt.h>
+#include <linux/printk.h>
+
+#include "pcs_model.h"
+
+/**
+ * apmu_pcs_model_init() - a powered-up, unlocked frame
+ * @m: the model
+ * @pcsample: PMDEVID.PCSample (1: FEAT_PCSRv8p2, 2: FEAT_PCSRv8p9 with PMPCSCTL)
+ * @imp: PMPCSCTL.IMP
+ * @ss: FEAT_PMUv3_SS (PMDEVID.PMSS)
+ */
+void apmu_pcs_model_init(struct apmu_pcs_model *m, unsigned int pcsample, bool imp, bool ss)
+{
+	*m = (struct apmu_pcs_model) {
+		.devarch = FIELD_PREP(APMU_DEVARCH_ARCHITECT, APMU_ARCHITECT_ARM) |
+			   APMU_DEVARCH_PRESENT |
+			   FIELD_PREP(APMU_DEVARCH_ARCHID, APMU_ARCHID_PMUV3_EXT64),
+		.devid = FIELD_PREP(APMU_PMDEVID_PCSAMPLE, pcsample) |
+			 FIELD_PREP(APMU_PMDEVID_PMSS, ss ? 1 : 0),
+		.imp = imp,
+		.pu = true,
+	};
+}
+
+/**
+ * apmu_pcs_model_pcsr() - a PMPCSR value
+ * @pc: the sampled PC
+ * @el: its Exception level
+ * @ns: Non-secure
+ *
+ * Return: PMPCSR with PCSample[55:0], EL and NS.
+ */
+u64 apmu_pcs_model_pcsr(u64 pc, unsigned int el, bool ns)
+{
+	return (pc & APMU_PMPCSR_PC) | FIELD_PREP(APMU_PMPCSR_EL, el) |
+	       (ns ? APMU_PMPCSR_NS : 0);
+}
+
+static void violation(struct apmu_pcs_model *m, const char *what, unsigned int off)
+{
+	struct kunit *test = kunit_get_current_test();
+
+	m->violations++;
+	snprintf(m->last, sizeof(m->last), "%s (offset 0x%03x)", what, off);
+	if (test && preemptible()) {
+		KUNIT_FAIL(test, "PC-sample frame model: %s", m->last);
+		return;
+	}
+	/* Atomic context (the driver holds the unit's lock): no allocation for KUnit's log */
+	pr_err("apmu_pcs_model: %s\n", m->last);
+	if (test)
+		kunit_set_failure(test);
+}
+
+static bool pcs_ss(const struct apmu_pcs_model *m)
+{
+	return FIELD_GET(APMU_PMDEVID_PCSAMPLE, m->devid) == APMU_PCSAMPLE_V8P9 &&
+	       FIELD_GET(APMU_PMDEVID_PMSS, m->devid) == 1;
+}
+
+static bool has_ctl(const struct apmu_pcs_model *m)
+{
+	return FIELD_GET(APMU_PMDEVID_PCSAMPLE, m->devid) == APMU_PCSAMPLE_V8P9;
+}
+
+/* The error-response conditions of the frame's registers. Return: access allowed. */
+static bool accessible(struct apmu_pcs_model *m, unsigned int off, bool write)
+{
+	if (!m->pu)
+		violation(m, write ? "write with the core powered down" :
+				     "read with the core powered down", off);
+	else if (m->dlk)
+		violation(m, write ? "write under the OS double lock" :
+				     "read under the OS double lock", off);
+	else if (m->oslk)
+		violation(m, write ? "write under the OS lock" : "read under the OS lock", off);
+	else
+		return true;
+	return false;
+}
+
+/* Reading PMPCSR[31:0] takes a sample and captures the context registers. */
+static u32 take_sample(struct apmu_pcs_model *m)
+{
+	m->samples++;
+	if ((has_ctl(m) && m->imp && !(m->ctl & APMU_PMPCSCTL_EN)) || !m->nseq) {
+		m->latched = U64_MAX;
+	} else {
+		m->latched = m->seq[m->pos];
+		m->pos = (m->pos + 1) % m->nseq;
+	}
+	m->lat_cid1 = m->cid1;
+	m->lat_cid2 = m->cid2;
+	m->lat_vmid = m->vmid;
+	return lower_32_bits(m->latched);
+}
+
+static u32 model_read(struct apmu_pcs_unit *u, unsigned int off)
+{
+	struct apmu_pcs_model *m = u->priv;
+
+	m->reads++;
+	if (!accessible(m, off, false))
+		return 0;
+	switch (off) {
+	case APMU_PMDEVARCH:
+		return m->devarch;
+	case APMU_PMDEVID:
+		return m->devid;
+	case APMU_PMLSR:
+		return (m->sli ? APMU_PMLSR_SLI : 0) | (m->sli && m->slk ? APMU_PMLSR_SLK : 0);
+	case APMU_PMPCSCTL:
+		if (!has_ctl(m))
+			break;
+		return (m->imp ? APMU_PMPCSCTL_IMP : 0) | m->ctl |
+		       (m->res0_noise ? lower_32_bits(APMU_PMPCSCTL_RES0) : 0);
+	case APMU_PMPCSCTL_HI:
+		if (!has_ctl(m))
+			break;
+		return m->res0_noise ? upper_32_bits(APMU_PMPCSCTL_RES0) : 0;
+	case APMU_PMPCSR_LO:
+	case APMU_PMPCSR2_LO:
+		return take_sample(m);
+	case APMU_PMPCSR_HI:
+	case APMU_PMPCSR2_HI:
+		return upper_32_bits(m->latched);
+	case APMU_PMCID1SR:
+	case APMU_PMCID1SR2:
+		return m->lat_cid1;
+	case APMU_PMVIDSR:
+		return m->lat_vmid;
+	case APMU_PMCID2SR:
+		return m->lat_cid2;
+	}
+	violation(m, "read of a register the driver has no use for", off);
+	return 0;
+}
+
+static void write_ctl(struct apmu_pcs_model *m, u32 val, unsigned int off)
+{
+	if (!has_ctl(m)) {
+		violation(m, "PMPCSCTL written without FEAT_PCSRv8p9", off);
+		return;
+	}
+	if (m->sli && m->slk) {
+		violation(m, "PMPCSCTL written with the software lock set (ignored)", off);
+		return;
+	}
+	if (val & lower_32_bits(APMU_PMPCSCTL_RES0))
+		violation(m, "PMPCSCTL RES0 bits [31:5]/[3:2] written as 1", off);
+	if ((val & APMU_PMPCSCTL_SS) && !pcs_ss(m))
+		violation(m, "PMPCSCTL.SS written as 1 without FEAT_PMUv3_SS (RES0)", off);
+	if ((val & APMU_PMPCSCTL_EN) && !m->imp)
+		violation(m, "PMPCSCTL.EN written as 1 with IMP == 0 (RAZ/WI)", off);
+	/* IMP is read-only; EN is RAZ/WI without IMP; SS is RES0 without FEAT_PMUv3_SS */
+	m->ctl = (m->imp ? val & APMU_PMPCSCTL_EN : 0) | (pcs_ss(m) ? val & APMU_PMPCSCTL_SS : 0);
+}
+
+static void model_write(struct apmu_pcs_unit *u, unsigned int off, u32 val)
+{
+	struct apmu_pcs_model *m = u->priv;
+
+	m->writes++;
+	if (!accessible(m, off, true))
+		return;
+	switch (off) {
+	case APMU_PMLAR:
+		m->slk = val != APMU_LAR_KEY;
+		return;
+	case APMU_PMPCSCTL:
+		write_ctl(m, val, off);
+		return;
+	case APMU_PMPCSCTL_HI:
+		if (val)
+			violation(m, "PMPCSCTL RES0 bits [63:32] written as 1", off);
+		return;
+	}
+	violation(m, "write to a register the driver must not write", off);
+}
+
+/* EDPRSR: in the debug power domain, readable whatever the core's state */
+static u32 model_prsr(struct apmu_pcs_unit *u)
+{
+	struct apmu_pcs_model *m = u->priv;
+
+	return (m->pu ? APMU_EDPRSR_PU : 0) | (m->oslk ? APMU_EDPRSR_OSLK : 0) |
+	       (m->dlk ? APMU_EDPRSR_DLK : 0);
+}
+
+const struct apmu_pcs_ops apmu_pcs_model_ops = {
+	.read = model_read,
+	.write = model_write,
+	.prsr = model_prsr,
+};

@@ -1,0 +1,417 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for apmu's PC-sampling frame rules (pcs/frame.c), run on the frame model
+ * (pcs_model.h). Any access the model counts as a violation fails the case it happens in.
+ */
+#include <kunit/test.h>
+#include <linux/bitfield.h>
+
+#include "pcs_model.h"
+#include "../pcs/mmio.h"
+
+struct pcs_test {
+	struct apmu_pcs_model m;
+	struct apmu_pcs_unit u;
+};
+
+/* A unit on a model; identified (the way apmu_pcs_unit_add() does) unless @raw */
+static struct pcs_test *pcs_setup(struct kunit *test, unsigned int pcsample, bool imp,
+				  bool ss)
+{
+	struct pcs_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	apmu_pcs_model_init(&t->m, pcsample, imp, ss);
+	t->u.cpu = 0;
+	t->u.ops = &apmu_pcs_model_ops;
+	t->u.priv = &t->m;
+	t->u.online = true;
+	raw_spin_lock_init(&t->u.lock);
+	test->priv = t;
+	return t;
+}
+
+static struct pcs_test *pcs_setup_id(struct kunit *test, unsigned int pcsample, bool imp,
+				     bool ss)
+{
+	struct pcs_test *t = pcs_setup(test, pcsample, imp, ss);
+
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&t->u), 0);
+	return t;
+}
+
+/* Violations caught in atomic context are reported here, with the model's message */
+static void pcs_exit(struct kunit *test)
+{
+	struct pcs_test *t = test->priv;
+
+	if (t && t->m.violations)
+		KUNIT_FAIL(test, "%u frame rule violation(s), last: %s", t->m.violations,
+			   t->m.last);
+}
+
+static void identify_v8p9(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
+
+	KUNIT_EXPECT_TRUE(test, t->u.has_ctl);
+	KUNIT_EXPECT_TRUE(test, t->u.imp);
+	KUNIT_EXPECT_TRUE(test, t->u.ss);
+	KUNIT_EXPECT_FALSE(test, t->u.swlock);
+
+	t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, false, false);
+	KUNIT_EXPECT_TRUE(test, t->u.has_ctl);
+	KUNIT_EXPECT_FALSE(test, t->u.imp);
+	KUNIT_EXPECT_FALSE(test, t->u.ss);
+}
+
+/* FEAT_PCSRv8p2 only: no PMPCSCTL, which the driver must then never touch */
+static void identify_v8p2_no_pmpcsctl(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P2, true, true);
+	bool en = true, ss = true;
+
+	KUNIT_EXPECT_FALSE(test, t->u.has_ctl);
+	KUNIT_EXPECT_FALSE(test, t->u.imp);
+	KUNIT_EXPECT_FALSE(test, t->u.ss);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_FALSE(test, en);
+	KUNIT_EXPECT_FALSE(test, ss);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), -EOPNOTSUPP);
+}
+
+static void identify_refuses_other_frames(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup(test, APMU_PCSAMPLE_V8P9, true, false);
+
+	/* an external debug frame: Arm, but ARCHID 0x6A15 */
+	t->m.devarch = FIELD_PREP(APMU_DEVARCH_ARCHITECT, APMU_ARCHITECT_ARM) |
+		       APMU_DEVARCH_PRESENT | 0x6A15;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), -ENODEV);
+	/* memory that reads as zero, or as ones */
+	t->m.devarch = 0;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), -ENODEV);
+	t->m.devarch = U32_MAX;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), -ENODEV);
+	/* a PMU without PC sampling, or with a reserved PCSample value */
+	apmu_pcs_model_init(&t->m, 0, true, false);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), -ENODEV);
+	apmu_pcs_model_init(&t->m, 3, true, false);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), -ENODEV);
+	/* the PMUv3 32-bit programmers' model is fine */
+	apmu_pcs_model_init(&t->m, APMU_PCSAMPLE_V8P9, true, false);
+	t->m.devarch = (t->m.devarch & ~APMU_DEVARCH_ARCHID) | APMU_ARCHID_PMUV3;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), 0);
+}
+
+static void enable_with_imp(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, false);
+	bool en, ss;
+
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_TRUE(test, en);
+	KUNIT_EXPECT_FALSE(test, ss);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), 0);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_FALSE(test, en);
+}
+
+/* IMP == 0: EN is RAZ/WI. Asking to resume is -EOPNOTSUPP and writes nothing. */
+static void enable_without_imp_eopnotsupp(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, false, true);
+	u32 writes = t->m.writes;
+	bool en, ss;
+
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), 0);
+	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_FALSE(test, en);
+	/* SS is independent of IMP, and writing it must not set EN */
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), 0);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_SS);
+}
+
+static void snapshot_needs_pmuv3_ss(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, false);
+	u32 writes = t->m.writes;
+
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, false), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
+
+	t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), 0);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN | APMU_PMPCSCTL_SS);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, false), 0);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN);
+}
+
+/* RES0 bits that read as 1 must still be written as 0 (the model counts it otherwise) */
+static void res0_written_as_zero(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
+	bool en, ss;
+
+	t->m.res0_noise = true;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), 0);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_SS);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_FALSE(test, en);
+	KUNIT_EXPECT_TRUE(test, ss);
+	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
+}
+
+static void software_lock_unlocked_around_writes(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup(test, APMU_PCSAMPLE_V8P9, true, false);
+
+	t->m.sli = true;
+	t->m.slk = true;
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&t->u), 0);
+	KUNIT_EXPECT_TRUE(test, t->u.swlock);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN);
+	/* and locked again afterwards */
+	KUNIT_EXPECT_TRUE(test, t->m.slk);
+}
+
+/* Every entry point, with the frame inaccessible: errno, and no access at all */
+static void expect_refused(struct kunit *test, struct pcs_test *t, int err)
+{
+	u32 reads = t->m.reads, writes = t->m.writes;
+	struct apmu_pcs_sample s;
+	bool en, ss;
+
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), err);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), err);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), err);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), err);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), err);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), err);
+	KUNIT_EXPECT_FALSE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, t->m.reads, reads);
+	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
+}
+
+static void powered_down_eagain(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
+
+	t->m.pu = false;
+	expect_refused(test, t, -EAGAIN);
+	/* with PU == 0, DLK and OSLK are UNKNOWN: still powered down */
+	t->m.dlk = true;
+	t->m.oslk = true;
+	expect_refused(test, t, -EAGAIN);
+}
+
+static void double_lock_eio(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
+
+	t->m.dlk = true;
+	expect_refused(test, t, -EIO);
+	t->m.oslk = true;
+	expect_refused(test, t, -EIO);
+}
+
+static void os_lock_ebusy(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
+
+	t->m.oslk = true;
+	expect_refused(test, t, -EBUSY);
+	t->m.oslk = false;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
+}
+
+/* CPU hotplug and CPU PM: an offline or idle-powered-down CPU's frame is not touched */
+static void offline_and_cpu_pm_not_touched(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
+
+	apmu_pcs_set_online(&t->u, false);
+	expect_refused(test, t, -EAGAIN);
+	apmu_pcs_set_online(&t->u, true);
+	apmu_pcs_set_pm_off(&t->u, true);
+	expect_refused(test, t, -EAGAIN);
+	apmu_pcs_set_pm_off(&t->u, false);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
+}
+
+#define KVA	0xffff800080123454ULL
+#define UVA	0x0000aaaad0001234ULL
+
+static void sample_sequence(struct kunit *test)
+{
+	static const u64 seq[] = {
+		0, 0, U64_MAX, 0,
+	};
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, false);
+	u64 s4[ARRAY_SIZE(seq)];
+	struct apmu_pcs_sample s;
+
+	memcpy(s4, seq, sizeof(seq));
+	s4[0] = apmu_pcs_model_pcsr(KVA, 1, true);
+	s4[1] = apmu_pcs_model_pcsr(UVA, 0, true);
+	/* "no valid sample" is PMPCSR[31:0] == 0xFFFFFFFF whatever the upper half holds */
+	s4[3] = 0x12345678FFFFFFFFULL;
+	t->m.seq = s4;
+	t->m.nseq = ARRAY_SIZE(s4);
+	t->m.cid1 = 42;
+	t->m.vmid = 7;
+
+	/* suspended (EN == 0 with IMP == 1): no valid sample */
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_FALSE(test, s.valid);
+	KUNIT_ASSERT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
+
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.pc, KVA);
+	KUNIT_EXPECT_EQ(test, s.el, 1);
+	KUNIT_EXPECT_EQ(test, s.sec, APMU_PCS_NONSECURE);
+	KUNIT_EXPECT_EQ(test, s.cid1, 42);
+	KUNIT_EXPECT_EQ(test, s.vmid, 7);
+	KUNIT_EXPECT_FALSE(test, s.has_cid2);
+
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.pc, UVA);
+	KUNIT_EXPECT_EQ(test, s.el, 0);
+
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_FALSE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_FALSE(test, s.valid);
+	/* one PMPCSR[31:0] read per sample, nothing read after "no valid sample" */
+	KUNIT_EXPECT_EQ(test, t->m.samples, 5);
+}
+
+/* Block 1 (kernel at EL2): CONTEXTIDR_EL2 instead of the VMID */
+static void sample_cid2_block(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P2, false, false);
+	u64 seq = apmu_pcs_model_pcsr(KVA, 2, true);
+	struct apmu_pcs_sample s;
+
+	t->u.cid2_block = true;
+	t->m.seq = &seq;
+	t->m.nseq = 1;
+	t->m.cid1 = 1;
+	t->m.cid2 = 1234;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.el, 2);
+	KUNIT_EXPECT_TRUE(test, s.has_cid2);
+	KUNIT_EXPECT_EQ(test, s.cid2, 1234);
+	KUNIT_EXPECT_EQ(test, s.cid1, 1);
+}
+
+static void decode_fields(struct kunit *test)
+{
+	struct apmu_pcs_sample s = { };
+
+	/* PCSample[55:0] is sign-extended from bit 55; T and RES0 bits are not the PC */
+	apmu_pcs_decode(APMU_PMPCSR_NS | FIELD_PREP(APMU_PMPCSR_EL, 1) | APMU_PMPCSR_T |
+			(KVA & APMU_PMPCSR_PC), &s);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.pc, KVA);
+	KUNIT_EXPECT_EQ(test, s.el, 1);
+	KUNIT_EXPECT_STREQ(test, apmu_pcs_sec_name(s.sec), "non-secure");
+
+	apmu_pcs_decode(FIELD_PREP(APMU_PMPCSR_EL, 3) | 0x1000, &s);
+	KUNIT_EXPECT_EQ(test, s.pc, 0x1000);
+	KUNIT_EXPECT_EQ(test, s.el, 3);
+	KUNIT_EXPECT_STREQ(test, apmu_pcs_sec_name(s.sec), "secure");
+	apmu_pcs_decode(APMU_PMPCSR_NSE | 0x1000, &s);
+	KUNIT_EXPECT_STREQ(test, apmu_pcs_sec_name(s.sec), "root");
+	apmu_pcs_decode(APMU_PMPCSR_NSE | APMU_PMPCSR_NS | 0x1000, &s);
+	KUNIT_EXPECT_STREQ(test, apmu_pcs_sec_name(s.sec), "realm");
+
+	apmu_pcs_decode(0xFFFFFFFFULL, &s);
+	KUNIT_EXPECT_FALSE(test, s.valid);
+	/* 0xFFFFFFFF in the upper half is a PC, not "no valid sample" */
+	apmu_pcs_decode(0xFFFFFFFF00000000ULL, &s);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+}
+
+/*
+ * The MMIO backend's accessors (readl/writel at the frame's offsets), on a frame in
+ * memory; without a debug frame the power state is what the unit tracks.
+ */
+static void mmio_accessors_on_memory_frame(struct kunit *test)
+{
+	u32 *frame = kunit_kzalloc(test, APMU_PCS_FRAME_SIZE, GFP_KERNEL);
+	struct apmu_pcs_unit u = { .ops = &apmu_pcs_mmio_ops, .online = true };
+	struct apmu_pcs_sample s;
+	u64 pcsr = apmu_pcs_model_pcsr(KVA, 1, true);
+
+	KUNIT_ASSERT_NOT_NULL(test, frame);
+	raw_spin_lock_init(&u.lock);
+	u.base = (void __force __iomem *)frame;
+	frame[APMU_PMDEVARCH / 4] = FIELD_PREP(APMU_DEVARCH_ARCHITECT, APMU_ARCHITECT_ARM) |
+				    APMU_DEVARCH_PRESENT | APMU_ARCHID_PMUV3;
+	frame[APMU_PMDEVID / 4] = APMU_PCSAMPLE_V8P9;
+	frame[APMU_PMPCSCTL / 4] = APMU_PMPCSCTL_IMP;
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&u), 0);
+	KUNIT_EXPECT_TRUE(test, u.imp);
+	KUNIT_EXPECT_FALSE(test, u.ss);
+
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&u, true), 0);
+	KUNIT_EXPECT_EQ(test, frame[APMU_PMPCSCTL / 4], APMU_PMPCSCTL_EN);
+	KUNIT_EXPECT_EQ(test, frame[APMU_PMPCSCTL_HI / 4], 0);
+
+	frame[APMU_PMPCSR_LO / 4] = lower_32_bits(pcsr);
+	frame[APMU_PMPCSR_HI / 4] = upper_32_bits(pcsr);
+	frame[APMU_PMCID1SR / 4] = 77;
+	frame[APMU_PMVIDSR / 4] = 0xffff0005;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.pc, KVA);
+	KUNIT_EXPECT_EQ(test, s.cid1, 77);
+	KUNIT_EXPECT_EQ(test, s.vmid, 5);
+
+	/* offline: refused before any access */
+	apmu_pcs_set_online(&u, false);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&u, &s), -EAGAIN);
+}
+
+static struct kunit_case apmu_pcs_cases[] = {
+	KUNIT_CASE(identify_v8p9),
+	KUNIT_CASE(identify_v8p2_no_pmpcsctl),
+	KUNIT_CASE(identify_refuses_other_frames),
+	KUNIT_CASE(enable_with_imp),
+	KUNIT_CASE(enable_without_imp_eopnotsupp),
+	KUNIT_CASE(snapshot_needs_pmuv3_ss),
+	KUNIT_CASE(res0_written_as_zero),
+	KUNIT_CASE(software_lock_unlocked_around_writes),
+	KUNIT_CASE(powered_down_eagain),
+	KUNIT_CASE(double_lock_eio),
+	KUNIT_CASE(os_lock_ebusy),
+	KUNIT_CASE(offline_and_cpu_pm_not_touched),
+	KUNIT_CASE(sample_sequence),
+	KUNIT_CASE(sample_cid2_block),
+	KUNIT_CASE(decode_fields),
+	KUNIT_CASE(mmio_accessors_on_memory_frame),
+	{}
+};
+
+static struct kunit_suite apmu_pcs_suite = {
+	.name = "apmu_pcs",
+	.exit = pcs_exit,
+	.test_cases = apmu_pcs_cases,
+};
+
+kunit_test_suite(apmu_pcs_suite);

@@ -1,0 +1,494 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu PC sampling: /sys/devices/system/cpu/cpuN/pcsample/ and the apmu_pcs PMU, on the
+ * units apmu_pcs_test.ko puts over the frame model (cpu0: IMP=0, no FEAT_PMUv3_SS;
+ * cpu1: IMP=1 with FEAT_PMUv3_SS). The model's power and lock state is set through
+ * /sys/kernel/debug/apmu_pcs_test/cpuN/. Skips when the test module is not loaded.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kselftest_harness.h"
+#include "apmu_util.h"
+
+#define PCS "/sys/devices/system/cpu/cpu%d/pcsample/%s"
+#define MODEL "/sys/kernel/debug/apmu_pcs_test/cpu%d/%s"
+
+static int pcs_path(char *buf, size_t len, const char *fmt, int cpu, const char *file)
+{
+	return snprintf(buf, len, fmt, cpu, file);
+}
+
+/* Read a file: 0, or -errno of the read */
+static int rd(const char *fmt, int cpu, const char *file, char *buf, size_t len)
+{
+	char path[256];
+	ssize_t n;
+	int fd;
+
+	pcs_path(path, sizeof(path), fmt, cpu, file);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	if (n < 0) {
+		n = -errno;
+		close(fd);
+		return n;
+	}
+	close(fd);
+	buf[n] = '\0';
+	while (n && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* Write a string: 0, or -errno of the write */
+static int wr(const char *fmt, int cpu, const char *file, const char *val)
+{
+	char path[256];
+	int fd, ret = 0;
+
+	pcs_path(path, sizeof(path), fmt, cpu, file);
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static unsigned long model_counter(int cpu, const char *name)
+{
+	char buf[64];
+
+	if (rd(MODEL, cpu, name, buf, sizeof(buf)))
+		return ~0UL;
+	return strtoul(buf, NULL, 0);
+}
+
+static bool have_units(void)
+{
+	return !access("/sys/kernel/debug/apmu_pcs_test", F_OK) &&
+	       !access("/sys/devices/system/cpu/cpu1/pcsample", F_OK);
+}
+
+#define NEED_UNITS() do { if (!have_units()) SKIP(return, "apmu_pcs_test.ko not loaded"); } while (0)
+
+/* The kernel address of a symbol, from /proc/kallsyms */
+static unsigned long ksym(const char *name)
+{
+	char line[256], sym[128], type;
+	unsigned long addr;
+	FILE *f = fopen("/proc/kallsyms", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, "%lx %c %127s", &addr, &type, sym) == 3 && !strcmp(sym, name)) {
+			fclose(f);
+			return addr;
+		}
+	}
+	fclose(f);
+	return 0;
+}
+
+TEST(files_and_modes)
+{
+	static const struct { const char *f; mode_t mode; } files[] = {
+		{ "implemented", 0400 }, { "enable", 0600 }, { "sample", 0400 },
+	};
+	char path[256];
+	struct stat st;
+	int cpu, i;
+
+	NEED_UNITS();
+	for (cpu = 0; cpu < 2; cpu++) {
+		for (i = 0; i < 3; i++) {
+			pcs_path(path, sizeof(path), PCS, cpu, files[i].f);
+			ASSERT_EQ(0, stat(path, &st)) TH_LOG("%s", path);
+			EXPECT_EQ(files[i].mode, st.st_mode & 0777) TH_LOG("%s", path);
+			EXPECT_EQ(0, st.st_uid);
+		}
+	}
+	/* sample_on_snapshot exists only with FEAT_PMUv3_SS: cpu1, not cpu0 */
+	pcs_path(path, sizeof(path), PCS, 1, "sample_on_snapshot");
+	ASSERT_EQ(0, stat(path, &st));
+	EXPECT_EQ(0600, st.st_mode & 0777);
+	pcs_path(path, sizeof(path), PCS, 0, "sample_on_snapshot");
+	EXPECT_EQ(-1, stat(path, &st));
+	EXPECT_EQ(ENOENT, errno);
+}
+
+/* Root-only: a sample shows another context's PC */
+TEST(unprivileged_denied)
+{
+	static const char * const files[] = { "implemented", "enable", "sample" };
+	int status, i;
+	pid_t pid;
+
+	NEED_UNITS();
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		char buf[256];
+		int bad = 0;
+
+		if (setgid(65534) || setuid(65534))
+			_exit(2);
+		for (i = 0; i < 3; i++)
+			if (rd(PCS, 1, files[i], buf, sizeof(buf)) != -EACCES)
+				bad |= 1 << i;
+		if (wr(PCS, 1, "enable", "1") != -EACCES)
+			bad |= 8;
+		if (wr(PCS, 1, "sample_on_snapshot", "1") != -EACCES)
+			bad |= 16;
+		_exit(bad ? 1 : 0);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST(implemented_values)
+{
+	char buf[64];
+
+	NEED_UNITS();
+	ASSERT_EQ(0, rd(PCS, 0, "implemented", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	ASSERT_EQ(0, rd(PCS, 1, "implemented", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+}
+
+/* IMP == 0: EN is RAZ/WI; asking for it is EOPNOTSUPP, and nothing is written */
+TEST(enable_without_imp)
+{
+	unsigned long writes;
+	char buf[64];
+
+	NEED_UNITS();
+	writes = model_counter(0, "writes");
+	EXPECT_EQ(-EOPNOTSUPP, wr(PCS, 0, "enable", "1"));
+	EXPECT_EQ(0, wr(PCS, 0, "enable", "0"));
+	ASSERT_EQ(0, rd(PCS, 0, "enable", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	EXPECT_EQ(writes, model_counter(0, "writes"));
+	/* with IMP == 0 sampling cannot be suspended: samples are valid */
+	ASSERT_EQ(0, rd(PCS, 0, "sample", buf, sizeof(buf)));
+	EXPECT_EQ(0, strncmp(buf, "pc=0x", 5)) TH_LOG("%s", buf);
+}
+
+TEST(enable_with_imp)
+{
+	char buf[256];
+
+	NEED_UNITS();
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "0"));
+	ASSERT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	/* suspended: the architected "no valid sample" */
+	ASSERT_EQ(0, rd(PCS, 1, "sample", buf, sizeof(buf)));
+	EXPECT_STREQ("no valid sample", buf);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	ASSERT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	ASSERT_EQ(0, rd(PCS, 1, "sample", buf, sizeof(buf)));
+	EXPECT_EQ(0, strncmp(buf, "pc=0x", 5)) TH_LOG("%s", buf);
+	EXPECT_EQ(-EINVAL, wr(PCS, 1, "enable", "maybe"));
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "0"));
+}
+
+TEST(sample_on_snapshot)
+{
+	char buf[64];
+
+	NEED_UNITS();
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	ASSERT_EQ(0, wr(PCS, 1, "sample_on_snapshot", "1"));
+	ASSERT_EQ(0, rd(PCS, 1, "sample_on_snapshot", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	/* SS does not disturb EN */
+	ASSERT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	ASSERT_EQ(0, wr(PCS, 1, "sample_on_snapshot", "0"));
+	ASSERT_EQ(0, rd(PCS, 1, "sample_on_snapshot", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	EXPECT_EQ(-EINVAL, wr(PCS, 1, "sample_on_snapshot", "2"));
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "0"));
+}
+
+/* The model samples msleep() three times in four, msleep_interruptible() once */
+TEST(sample_decoded)
+{
+	unsigned long hot = ksym("msleep"), cold = ksym("msleep_interruptible"), pc;
+	char buf[256], sec[32];
+	unsigned int el, cid, vmid;
+	int i, nhot = 0, ncold = 0;
+
+	NEED_UNITS();
+	ASSERT_NE(0, hot);
+	ASSERT_NE(0, cold);
+	for (i = 0; i < 8; i++) {
+		ASSERT_EQ(0, rd(PCS, 0, "sample", buf, sizeof(buf)));
+		ASSERT_EQ(5, sscanf(buf, "pc=0x%lx el=%u security=%31s contextidr_el1=0x%x vmid=0x%x",
+				    &pc, &el, sec, &cid, &vmid)) TH_LOG("%s", buf);
+		EXPECT_EQ(1, el);
+		EXPECT_STREQ("non-secure", sec);
+		EXPECT_EQ(1, cid);
+		EXPECT_EQ(0, vmid);
+		nhot += pc == hot;
+		ncold += pc == cold;
+	}
+	EXPECT_EQ(6, nhot);
+	EXPECT_EQ(2, ncold);
+}
+
+/* Powered down, OS lock, double lock: an errno, and the frame is not touched */
+static void locked(struct __test_metadata *_metadata, const char *knob, int err)
+{
+	unsigned long reads, writes;
+	char buf[256];
+
+	ASSERT_EQ(0, wr(MODEL, 1, knob, knob[0] == 'p' ? "0" : "1"));
+	reads = model_counter(1, "reads");
+	writes = model_counter(1, "writes");
+	EXPECT_EQ(err, rd(PCS, 1, "sample", buf, sizeof(buf)));
+	EXPECT_EQ(err, rd(PCS, 1, "enable", buf, sizeof(buf)));
+	EXPECT_EQ(err, wr(PCS, 1, "enable", "1"));
+	EXPECT_EQ(err, wr(PCS, 1, "sample_on_snapshot", "1"));
+	/* implemented is known from the probe: it needs no access */
+	EXPECT_EQ(0, rd(PCS, 1, "implemented", buf, sizeof(buf)));
+	EXPECT_EQ(reads, model_counter(1, "reads"));
+	EXPECT_EQ(writes, model_counter(1, "writes"));
+	ASSERT_EQ(0, wr(MODEL, 1, knob, knob[0] == 'p' ? "1" : "0"));
+	EXPECT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
+}
+
+TEST(powered_down_eagain)
+{
+	NEED_UNITS();
+	locked(_metadata, "powered", -EAGAIN);
+}
+
+TEST(os_lock_ebusy)
+{
+	NEED_UNITS();
+	locked(_metadata, "oslock", -EBUSY);
+}
+
+TEST(double_lock_eio)
+{
+	NEED_UNITS();
+	locked(_metadata, "dlock", -EIO);
+}
+
+/* CPU hotplug: an offline CPU's frame is not touched; back online, it is usable again */
+TEST(offline_cpu_eagain)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+	unsigned long reads;
+	char buf[256];
+	int fd;
+
+	NEED_UNITS();
+	fd = open(online, O_WRONLY);
+	if (fd < 0)
+		SKIP(return, "cpu1 cannot be taken offline");
+	ASSERT_EQ(1, write(fd, "0", 1));
+	reads = model_counter(1, "reads");
+	EXPECT_EQ(-EAGAIN, rd(PCS, 1, "sample", buf, sizeof(buf)));
+	EXPECT_EQ(-EAGAIN, wr(PCS, 1, "enable", "1"));
+	EXPECT_EQ(reads, model_counter(1, "reads"));
+	ASSERT_EQ(1, write(fd, "1", 1));
+	close(fd);
+	EXPECT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
+}
+
+/*
+ * The reader goes offline: sampling moves to another CPU, never to the sampled one; on a
+ * two-CPU system it pauses, and resumes when the reader is back.
+ */
+TEST(reader_cpu_offline)
+{
+	const char *online = "/sys/devices/system/cpu/cpu0/online";
+	unsigned long s0, s1, s2, s3;
+	int fd, status;
+	pid_t pid;
+
+	NEED_UNITS();
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf");
+	fd = open(online, O_WRONLY);
+	if (fd < 0)
+		SKIP(return, "cpu0 cannot be taken offline");
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (!pid) {
+		execlp("perf", "perf", "record", "-q", "-e", "apmu_pcs//", "-C", "1", "-o",
+		       "/tmp/pcs-reader.data", "--", "sleep", "3", NULL);
+		_exit(127);
+	}
+	sleep(1);
+	ASSERT_EQ(1, write(fd, "0", 1));
+	s0 = model_counter(1, "samples");
+	usleep(500000);
+	s1 = model_counter(1, "samples");
+	ASSERT_EQ(1, write(fd, "1", 1));
+	close(fd);
+	usleep(300000);
+	s2 = model_counter(1, "samples");
+	usleep(300000);
+	s3 = model_counter(1, "samples");
+	TH_LOG("samples: %lu, %lu with cpu0 offline; %lu, %lu with it back", s0, s1, s2, s3);
+	if (sysconf(_SC_NPROCESSORS_CONF) == 2)
+		EXPECT_EQ(s0, s1);	/* cpu1 never samples itself */
+	EXPECT_LT(s2, s3);
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+}
+
+static int pcs_type(void)
+{
+	char buf[32];
+
+	if (apmu_read_file(APMU_SYSFS_PMUS "/apmu_pcs/type", buf, sizeof(buf)))
+		return -1;
+	return atoi(buf);
+}
+
+static int pcs_open(int type, int cpu, pid_t pid, void (*tweak)(struct perf_event_attr *))
+{
+	struct perf_event_attr attr = {
+		.type = type,
+		.size = sizeof(attr),
+		.sample_period = 1000000,
+		.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME |
+			       PERF_SAMPLE_CPU | PERF_SAMPLE_PERIOD,
+		.disabled = 1,
+	};
+	int fd;
+
+	if (tweak)
+		tweak(&attr);
+	fd = apmu_perf_open(&attr, pid, cpu, -1, 0);
+	return fd < 0 ? -errno : fd;
+}
+
+static void counting(struct perf_event_attr *a) { a->sample_period = 0; }
+static void excl_kernel(struct perf_event_attr *a) { a->exclude_kernel = 1; }
+static void excl_user(struct perf_event_attr *a) { a->exclude_user = 1; }
+static void callchain(struct perf_event_attr *a) { a->sample_type |= PERF_SAMPLE_CALLCHAIN; }
+static void config1(struct perf_event_attr *a) { a->config = 1; }
+static void freq(struct perf_event_attr *a) { a->freq = 1; a->sample_freq = 1000; }
+
+TEST(perf_event_open_errnos)
+{
+	int type = pcs_type(), fd;
+
+	NEED_UNITS();
+	ASSERT_LT(0, type);
+	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, -1, counting));
+	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, -1, 0, NULL));	/* per-task */
+	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, NULL));	/* task on a CPU */
+	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, -1, excl_kernel));
+	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, -1, excl_user));
+	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, -1, callchain));
+	EXPECT_EQ(-EINVAL, pcs_open(type, 1, -1, config1));
+	fd = pcs_open(type, 1, -1, NULL);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+	fd = pcs_open(type, 1, -1, freq);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * The plain VM: apmu loaded with bogus pcs= frames and no test module. No pcsample/
+ * directory, no apmu_pcs PMU (it comes with the first unit), and each entry refused with one
+ * message (System RAM, a region another driver owns, a device that is not a PMU, an
+ * address nothing describes - which would abort if read).
+ */
+TEST(plain_vm_bogus_frames_refused)
+{
+	char param[512], line[512], path[256];
+	int cpu, entries = 1, refused = 0;
+	FILE *f;
+	char *p;
+
+	if (have_units())
+		SKIP(return, "apmu_pcs_test.ko is loaded: not the plain VM");
+	for (cpu = 0; cpu < 8; cpu++) {
+		pcs_path(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/%s", cpu, "pcsample");
+		EXPECT_NE(0, access(path, F_OK)) TH_LOG("%s exists", path);
+	}
+	EXPECT_EQ(-1, pcs_type());
+	ASSERT_EQ(0, apmu_read_file("/sys/module/apmu/parameters/pcs", param, sizeof(param)));
+	if (!strcmp(param, "(null)") || !param[0])
+		SKIP(return, "apmu loaded without pcs=");
+	for (p = param; *p; p++)
+		entries += *p == ',';
+	f = popen("dmesg", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, "apmu_pcs: ") && strstr(line, "pcs=") &&
+		    strstr(line, ": refused")) {
+			refused++;
+			TH_LOG("%s", line);
+		}
+	}
+	pclose(f);
+	EXPECT_EQ(entries, refused);
+}
+
+/* perf record on the model's CPU 1, sampled from CPU 0; perf report shows its PCs */
+TEST(perf_record_report)
+{
+	char line[512];
+	int hot = -1, cold = -1, pct;
+	FILE *f;
+
+	NEED_UNITS();
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf");
+	ASSERT_EQ(0, system("perf record -q -e apmu_pcs// -C 1 -o /tmp/pcs.data -- sleep 1 "
+			    ">/tmp/pcs-record.txt 2>&1"));
+	f = popen("perf report -i /tmp/pcs.data --stdio --sort sym,pid 2>/dev/null", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		TH_LOG("%s", line);
+		if (sscanf(line, " %d.%*d%%", &pct) != 1)
+			continue;
+		if (strstr(line, "[k] msleep_interruptible") && strstr(line, "1:init"))
+			cold = pct;
+		else if (strstr(line, "[k] msleep ") && strstr(line, "1:init"))
+			hot = pct;
+	}
+	pclose(f);
+	/* three samples in four are msleep(), one msleep_interruptible() */
+	EXPECT_GE(hot, 70);
+	EXPECT_LE(hot, 80);
+	EXPECT_GE(cold, 20);
+	EXPECT_LE(cold, 30);
+}
+
+TEST(no_violations)
+{
+	NEED_UNITS();
+	EXPECT_EQ(0, model_counter(0, "violations"));
+	EXPECT_EQ(0, model_counter(1, "violations"));
+}
+
+TEST_HARNESS_MAIN
