@@ -5,6 +5,7 @@
  * cpu1: IMP=1 with FEAT_PMUv3_SS). The model's power and lock state is set through
  * /sys/kernel/debug/apmu_pcs_test/cpuN/. Skips when the test module is not loaded.
  */
+#define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
