@@ -126,8 +126,9 @@ section_end "kselftest:apmu_pmu:nosample" $rc
 # 6b. The AMU unit end to end over the register model (QEMU has no AMU): the real
 # cpuN/amu files and apmu_amu PMU, reached through apmu_amu_test.ko
 section "kselftest:apmu_amu"
-if insmod ./apmu.ko && insmod ./apmu_amu_test.ko; then
-	./apmu_amu
+# the plain VM first (no AMU, no model), then everything else over the model
+if insmod ./apmu.ko && ./apmu_amu -t no_amu_without_model && insmod ./apmu_amu_test.ko; then
+	./apmu_amu -T no_amu_without_model
 	rc=$?
 	rmmod apmu_amu_test || rc=1
 	rmmod apmu || rc=1
@@ -152,7 +153,7 @@ pcs_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 if insmod ./apmu.ko pcs=1:0x40000000,1:0x9000000,0:0x0,1:0x9100000,1:0x9020000; then
 	./apmu_pcs -t plain_vm_bogus_frames_refused || rc=1
 	if insmod ./apmu_pcs_test.ko; then
-		./apmu_pcs || rc=1
+		./apmu_pcs -T plain_vm_bogus_frames_refused || rc=1
 		rmmod apmu_pcs_test || rc=1
 	else
 		echo "1..1"
