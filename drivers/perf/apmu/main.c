@@ -14,6 +14,7 @@
 #include <linux/smp.h>
 
 #include "apmu.h"
+#include "compat.h"
 
 static enum cpuhp_state apmu_hp_state;
 /* PMUs apmu registered: only then is kernel.perf_user_access apmu's to provide */
@@ -240,7 +241,7 @@ static struct platform_driver apmu_driver = {
 		.suppress_bind_attrs = true,
 	},
 	.probe = apmu_probe,
-	.remove = apmu_remove,
+	.APMU_PLATFORM_REMOVE = apmu_remove,
 };
 
 /*

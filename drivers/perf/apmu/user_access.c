@@ -20,9 +20,10 @@
 #include <kunit/visibility.h>
 
 #include "apmu.h"
+#include "compat.h"
 #include "regs.h"
 
-VISIBLE_IF_KUNIT int apmu_sysctl_user_access __read_mostly;
+int apmu_sysctl_user_access __read_mostly;
 EXPORT_SYMBOL_IF_KUNIT(apmu_sysctl_user_access);
 /* PMUSERENR_EL0 of each CPU, as last written by apmu: the EL0 access granted now */
 static DEFINE_PER_CPU(u64, apmu_userenr);
@@ -176,8 +177,8 @@ static void apmu_user_access_off(void *regs)
 	apmu_write_userenr(regs, 0);
 }
 
-static int apmu_user_access_sysctl(const struct ctl_table *table, int write, void *buffer,
-				   size_t *lenp, loff_t *ppos)
+static int apmu_user_access_sysctl(APMU_CTL_CONST struct ctl_table *table, int write,
+				   void *buffer, size_t *lenp, loff_t *ppos)
 {
 	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
 
@@ -198,6 +199,7 @@ static struct ctl_table apmu_sysctl_table[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
+	APMU_CTL_TABLE_END
 };
 
 /* kernel.perf_user_access, registered once apmu drives a PMU (see the file comment). */
