@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/distro/check.sh [SERIES...]: the Debian-kernel lane of make check (default: 6.1
+# and 6.12). For each series: fetch Debian 12's current arm64 kernel and headers
+# (scripts/distro/fetch.sh), build apmu.ko against them the way the README tells a board
+# owner to (make KDIR=..., here cross: ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-, with
+# W=1 and warnings as errors), check its vermagic and symbol CRCs and the DKMS build, then
+# boot the Debian Image in the test VM and run scripts/vm/distro-in-vm.sh.
+#
+# Writes build/distro.log: the host's TAP sections (distro-<series>:build) followed by the
+# VM console logs; make check counts it with the others. Exit status: 0 when every VM
+# finished its script and the builds passed (the TAP results are counted by the caller).
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -gt 0 ] || set -- 6.1 6.12
+out=$APMU_TOP/build
+mkdir -p "$out"
+log=$out/distro.log
+: >"$log"
+rc=0
+
+# The build tree the README's `make` uses: Makefile, Kbuild and the sources, copied so the
+# test kernel's objects in the work tree stay untouched.
+stage_src() { # stage_src DIR
+	rm -rf "$1"
+	mkdir -p "$1"
+	(cd "$APMU_TOP" && cp -a Makefile Kbuild drivers include "$1/")
+	find "$1" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
+}
+
+# Every CRC apmu.ko records for an imported symbol must be the kernel's (Module.symvers).
+crcs_match() { # crcs_match KO SYMVERS
+	local n bad
+	n=$(modprobe --dump-modversions "$1" | wc -l)
+	bad=$(comm -23 <(modprobe --dump-modversions "$1" | awk '{ print $1, $2 }' | sort) \
+		<(awk '{ print $1, $2 }' "$2" | sort))
+	echo "# $n imported symbols with CRCs"
+	[ -z "$bad" ] || echo "$bad" | sed 's/^/# not the kernel'"'"'s: /'
+	[ "$n" -gt 0 ] && [ -z "$bad" ]
+}
+
+for series in "$@"; do
+	name=distro-$series
+	dir=$("$APMU_TOP/scripts/distro/fetch.sh" "$series")
+	rel=$(cat "$dir/release")
+	kdir=$dir/root/usr/src/linux-headers-$rel
+	bdir=$out/$name/src
+	ko=$bdir/apmu.ko
+	{
+		echo "APMU-SECTION-BEGIN $name:build"
+		echo "# kernel: $rel ($(basename "$dir"))"
+		echo "TAP version 13"
+		echo "1..5"
+		stage_src "$bdir"
+		apmu_log "distro: $rel: make KDIR=$kdir (cross, W=1, warnings are errors)"
+		if make -s -C "$bdir" KDIR="$kdir" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+			W=1 KCFLAGS=-Werror >"$out/$name/build.log" 2>&1 && [ -f "$ko" ]; then
+			echo "ok 1 make KDIR=<linux-headers-$rel> W=1 KCFLAGS=-Werror builds apmu.ko"
+		else
+			echo "not ok 1 make KDIR=<linux-headers-$rel> W=1 KCFLAGS=-Werror builds apmu.ko"
+			sed 's/^/# /' "$out/$name/build.log" | tail -n 30
+		fi
+		vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+		echo "# vermagic: $vm"
+		if [ "${vm%% *}" = "$rel" ]; then
+			echo "ok 2 vermagic names $rel"
+		else
+			echo "not ok 2 vermagic names $rel"
+		fi
+		if [ -f "$ko" ] && crcs_match "$ko" "$kdir/Module.symvers"; then
+			echo "ok 3 modversions: every symbol CRC is the kernel's"
+		else
+			echo "not ok 3 modversions: every symbol CRC is the kernel's"
+		fi
+		# What the test kernel's fragment asks for that Debian's config does not give
+		lacks=$(grep '^CONFIG_' "$APMU_TOP/scripts/kconfig/apmu-test.config" |
+			grep -v '^CONFIG_LOCALVERSION=' | grep -vxF -f "$dir/config" |
+			sed 's/=.*//' | tr '\n' ' ')
+		echo "# Debian's config lacks (of the test kernel's fragment): ${lacks:-nothing}"
+		echo "ok 4 config compared with scripts/kconfig/apmu-test.config"
+		if bash "$APMU_TOP/scripts/distro/dkms-check.sh" "$dir" >"$out/$name/dkms.log" 2>&1; then
+			echo "ok 5 dkms build and install (dkms.conf) for $rel"
+			sed 's/^/# /' "$out/$name/dkms.log" | tail -n 3
+		else
+			echo "not ok 5 dkms build and install (dkms.conf) for $rel"
+			sed 's/^/# /' "$out/$name/dkms.log" | tail -n 30
+		fi
+		echo "APMU-SECTION-END $name:build rc=0"
+	} >>"$log"
+	if [ ! -f "$ko" ]; then
+		rc=1
+		continue
+	fi
+
+	console=$out/console-$name.log
+	apmu_log "vm: booting Debian's $rel (log: $console)"
+	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --kernel "$dir/Image" --module "$ko" \
+		--log "$console" --timeout 1200 "$APMU_TOP/scripts/vm/distro-in-vm.sh" || rc=1
+	cat "$console" >>"$log"
+done
+exit $rc
