@@ -140,6 +140,37 @@ tap 3 "perf record -g: hot_loop on top, called from main" callchain
 section_end "$series:sampling" 0
 rmmod apmu
 
+# 7. The README's board steps after the build, literally: the DKMS-installed module
+# (dkms install on the host, its tree copied in as /apmu/lib), modprobe, the perf commands
+begin readme
+echo "TAP version 13"
+echo "1..4"
+modload() {
+	mkdir -p /lib/modules && cp -a /apmu/lib/modules/"$rel" /lib/modules/ &&
+		depmod "$rel" && modprobe apmu && grep '^apmu ' /proc/modules &&
+		find /lib/modules/"$rel" -name 'apmu.ko*'
+}
+if [ -d /apmu/lib/modules/"$rel" ]; then
+	tap 1 "modprobe apmu (installed by dkms install)" modload
+else
+	echo "not ok 1 modprobe apmu: no DKMS-installed module tree for $rel"
+fi
+tap 2 "perf list $pmu/" sh -c "perf list $pmu/ 2>&1 | tee /tmp/pl.txt | head -n 5; grep -q inst_retired /tmp/pl.txt"
+stat_counts() { # stat_counts EVENTS NAME...: perf stat -e EVENTS counts each NAME
+	perf stat -e "$1" -- ./apmu_workload 100000 >/tmp/readme.txt 2>&1 || return 1
+	cat /tmp/readme.txt
+	shift
+	for e in "$@"; do
+		grep -qE "^ *[0-9][0-9,.]* +$e( |\$)" /tmp/readme.txt || return 1
+	done
+}
+tap 3 "perf stat -e cycles,instructions -- ./apmu_workload 100000" \
+	stat_counts cycles,instructions cycles instructions
+tap 4 "perf stat -e $pmu/inst_retired/u -- ./apmu_workload 100000" \
+	stat_counts "$pmu/inst_retired/u" "$pmu/inst_retired/u"
+section_end "$series:readme" 0
+rmmod apmu
+
 section dmesg
 dmesg
 section_end dmesg 0

@@ -20,7 +20,11 @@
 /*
  * struct pmu::filter(pmu, cpu), true to skip @cpu, since 6.2 (perf core's context
  * rewrite). Before, ::filter_match(event) ran on the CPU about to schedule @event and
- * returned 1 to let it run there; perf core asks it of every event of a group.
+ * returned 1 to let it run there; perf core asks it of every event of a group. Before
+ * 6.2 a second PMU with perf_hw_context (another instance, or apmu loaded again) also
+ * needs PERF_PMU_CAP_HETEROGENEOUS_CPUS, as every in-tree arm_pmu has: without it
+ * perf_pmu_register() WARNs and demotes the PMU to perf_invalid_context, which refuses
+ * every task event.
  */
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
 static inline void apmu_compat_set_filter(struct pmu *p, bool (*filter)(struct pmu *, int))
@@ -36,6 +40,7 @@ static inline int apmu_compat_filter_match(struct perf_event *event)
 static inline void apmu_compat_set_filter(struct pmu *p, bool (*filter)(struct pmu *, int))
 {
 	p->filter_match = apmu_compat_filter_match;
+	p->capabilities |= PERF_PMU_CAP_HETEROGENEOUS_CPUS;
 }
 #endif
 
