@@ -61,8 +61,8 @@ bash "$APMU_TOP/scripts/distro/check.sh" || vmrc=$?
 distro=()
 for k in 6.1 6.12; do
 	for t in build lifecycle kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling \
-		perf kunit:apmu_kunit kselftest:apmu_pmu:32bit kselftest:apmu_pmu:nosample sampling \
-		readme; do
+		perf kunit:apmu_kunit kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
+		kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample sampling readme; do
 		distro+=("distro-$k:$t")
 	done
 done

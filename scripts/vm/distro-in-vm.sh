@@ -97,6 +97,11 @@ if insmod ./apmu.ko long_counters=0; then
 	begin kselftest:apmu_pmu:32bit
 	./apmu_pmu -F nosample
 	section_end "$series:kselftest:apmu_pmu:32bit" $?
+	for t in apmu_rdpmc apmu_sampling; do
+		begin "kselftest:$t:32bit"
+		./$t
+		section_end "$series:kselftest:$t:32bit" $?
+	done
 	rmmod apmu
 else
 	begin kselftest:apmu_pmu:32bit
