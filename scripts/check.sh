@@ -57,7 +57,7 @@ APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --log "$console3" --tim
 
 # Debian's own arm64 kernels, 6.1 and 6.12: build, then a boot of each (build/distro.log)
 apmu_log "distro: Debian's 6.1 and 6.12 kernels (log: $out/distro.log)"
-bash "$APMU_TOP/scripts/distro/check.sh" || vmrc=$?
+APMU_BUILT=1 bash "$APMU_TOP/scripts/distro/check.sh" || vmrc=$?
 distro=()
 for k in 6.1 6.12; do
 	for t in build lifecycle kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling \

@@ -10,12 +10,22 @@
 # DKMS-installed module tree as /apmu/lib, for the README's `modprobe apmu`).
 #
 # Writes build/distro.log: the host's TAP sections (distro-<series>:build) followed by the
-# VM console logs; make check counts it with the others. Exit status: 0 when every VM
+# VM console logs; make check counts it with the others (APMU_BUILT=1: it has built the
+# test kernel's module, the selftests and the VM root). Run alone (make distro-check), it
+# builds those first and prints the summary itself. Exit status: 0 when every VM
 # finished its script and the builds passed (the TAP results are counted by the caller).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 [ $# -gt 0 ] || set -- 6.1 6.12
+standalone=0
+if [ -z "${APMU_BUILT:-}" ]; then
+	# make distro-check: what make check has done before it calls this lane
+	standalone=1
+	bash "$APMU_TOP/scripts/deps.sh"
+	"$APMU_TOP/scripts/build.sh" >/dev/null
+	"$APMU_TOP/scripts/arm64-root.sh" >/dev/null
+fi
 out=$APMU_TOP/build
 mkdir -p "$out"
 log=$out/distro.log
@@ -139,4 +149,16 @@ for series in "$@"; do
 	prev=$series
 done
 vm_test "$prev"
+if [ $standalone = 1 ]; then
+	sections=()
+	for k in "$@"; do
+		for t in build lifecycle kselftest:apmu_pmu kselftest:apmu_rdpmc \
+			kselftest:apmu_sampling perf kunit:apmu_kunit kselftest:apmu_pmu:32bit \
+			kselftest:apmu_rdpmc:32bit kselftest:apmu_sampling:32bit \
+			kselftest:apmu_pmu:nosample sampling readme; do
+			sections+=("distro-$k:$t")
+		done
+	done
+	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" "${sections[@]}" || rc=1
+fi
 exit $rc

@@ -20,7 +20,8 @@
 #
 # The current package is the one the metapackage depends on: linux-image-arm64 (6.1) or
 # linux-image-6.12-arm64. Nothing is installed; everything is cached in
-# $APMU_CACHE/distro/<release>_<version>/, so a warm run downloads nothing.
+# $APMU_CACHE/distro/<release>_<version>/ (the .debs are removed once unpacked, and so is
+# an older release of the series), so a warm run downloads nothing.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -94,5 +95,10 @@ file -L "$kdir/scripts/mod/modpost" | grep -q x86-64 ||
 	apmu_die "distro: $kdir/scripts/mod/modpost is not a host binary"
 echo "$rel" >"$dir/release"
 touch "$dir/.apmu-done"
+# The unpacked tree is the cache: drop the .debs, and older releases of this series.
+rm -f "$(deb "$img" arm64)" "$(deb "$hdr" arm64)" "$(deb "$common" all)" "$(deb "$kbuild" amd64)"
+for old in "$APMU_CACHE/distro/$series".*_*; do
+	[ "$old" = "$dir" ] || [ ! -d "$old" ] || rm -rf "$old"
+done
 apmu_log "distro: $rel ($ver) in $dir"
 echo "$dir"
