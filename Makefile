@@ -5,6 +5,7 @@
 #   make                 build apmu.ko for the running kernel (KDIR=... for another)
 #   make modules_install install it under /lib/modules/<version>/
 #   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU
+#   make distro-check    only its lane on Debian's own 6.1 and 6.12 arm64 kernels
 #   make demo            boot the VM with Debian's perf and show apmu working
 #   make bench           kernel cost of perf operations, apmu vs the in-tree driver
 #   make vm-run SCRIPT=x run a script inside the test VM (see scripts/vm-run)
@@ -18,7 +19,7 @@ CROSS_ARGS := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 endif
 endif
 
-.PHONY: all modules modules_install clean check demo bench vm-run checkpatch
+.PHONY: all modules modules_install clean check distro-check demo bench vm-run checkpatch
 
 all: modules
 
@@ -36,6 +37,9 @@ clean:
 
 check:
 	bash scripts/check.sh
+
+distro-check:
+	bash scripts/distro/check.sh
 
 demo:
 	bash scripts/demo.sh

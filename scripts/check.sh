@@ -55,13 +55,26 @@ apmu_log "vm: booting with two PMU nodes (log: $console3)"
 APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --log "$console3" --timeout 600 \
 	"$APMU_TOP/scripts/vm/hetero-in-vm.sh" || vmrc=$?
 
-cat "$hostlog" "$console" "$console2" "$console3" >"$out/all.log"
+# Debian's own arm64 kernels, 6.1 and 6.12: build, then a boot of each (build/distro.log)
+apmu_log "distro: Debian's 6.1 and 6.12 kernels (log: $out/distro.log)"
+APMU_BUILT=1 bash "$APMU_TOP/scripts/distro/check.sh" || vmrc=$?
+distro=()
+for k in 6.1 6.12; do
+	for t in build lifecycle kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling \
+		perf kunit:apmu_kunit kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
+		kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample sampling readme; do
+		distro+=("distro-$k:$t")
+	done
+done
+
+cat "$hostlog" "$console" "$console2" "$console3" "$out/distro.log" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	static kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling perf sampling \
 	kunit:apmu_kunit lifecycle kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
 	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample kselftest:apmu_amu \
-	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit || rc=$?
+	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
+	"${distro[@]}" || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
 	echo "FAILED: console logs kept in $out (console*.log)" >&2

@@ -11,6 +11,7 @@ host_pkgs=(
 	linux-source-6.12
 	make bc bison flex libssl-dev libelf-dev cpio kmod xz-utils rsync
 	python3 perl sparse file device-tree-compiler
+	pahole dkms
 )
 
 missing=()

@@ -15,6 +15,7 @@
 #include <asm/virt.h>
 
 #include "apmu.h"
+#include "compat.h"
 #include "regs.h"
 
 /* config1 fields, in the in-tree armv8_pmuv3 positions (see format/) */
@@ -718,7 +719,6 @@ void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner)
 {
 	pmu->pmu = (struct pmu) {
 		.module		= owner,
-		.parent		= pmu->dev,
 		.task_ctx_nr	= perf_hw_context,
 		.capabilities	= PERF_PMU_CAP_EXTENDED_HW_TYPE,
 		.attr_groups	= apmu_attr_groups,
@@ -731,7 +731,8 @@ void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner)
 		.pmu_enable	= apmu_pmu_enable,
 		.pmu_disable	= apmu_pmu_disable,
 		.event_idx	= apmu_event_idx,
-		.filter		= apmu_pmu_filter,
 	};
+	apmu_compat_set_parent(&pmu->pmu, pmu->dev);
+	apmu_compat_set_filter(&pmu->pmu, apmu_pmu_filter);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmu_init);

@@ -15,6 +15,7 @@
 
 #include "apmu.h"
 #include "amu/amu.h"
+#include "compat.h"
 #include "pcs/pcs.h"
 
 static enum cpuhp_state apmu_hp_state;
@@ -242,7 +243,7 @@ static struct platform_driver apmu_driver = {
 		.suppress_bind_attrs = true,
 	},
 	.probe = apmu_probe,
-	.remove = apmu_remove,
+	.APMU_PLATFORM_REMOVE = apmu_remove,
 };
 
 /*

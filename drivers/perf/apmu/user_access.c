@@ -21,6 +21,7 @@
 #include <kunit/visibility.h>
 
 #include "apmu.h"
+#include "compat.h"
 #include "regs.h"
 
 static int apmu_sysctl_user_access __read_mostly;
@@ -180,8 +181,8 @@ void apmu_user_access_set(int on)
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_user_access_set);
 
-static int apmu_user_access_sysctl(const struct ctl_table *table, int write, void *buffer,
-				   size_t *lenp, loff_t *ppos)
+static int apmu_user_access_sysctl(APMU_CTL_CONST struct ctl_table *table, int write,
+				   void *buffer, size_t *lenp, loff_t *ppos)
 {
 	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
 
@@ -201,6 +202,7 @@ static struct ctl_table apmu_sysctl_table[] = {
 		.extra1		= SYSCTL_ZERO,
 		.extra2		= SYSCTL_ONE,
 	},
+	APMU_CTL_TABLE_END
 };
 
 /* kernel.perf_user_access, registered once apmu drives a PMU (see the file comment). */

@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * apmu: what differs between the kernels apmu builds for, in one place.
+ *
+ * Supported: 6.1.y (Debian 12's default kernel) to 6.12.y (the test kernel, and Debian
+ * 12's linux-image-6.12.*+deb12). Each entry names the interface, the release that
+ * changed it and what apmu does on either side; the driver uses only these wrappers.
+ * Documentation/admin-guide/perf/apmu.rst, "Supported kernels", says how each is tested.
+ */
+#ifndef __APMU_COMPAT_H__
+#define __APMU_COMPAT_H__
+
+#include <linux/perf_event.h>
+#include <linux/smp.h>
+#include <linux/version.h>
+#include <asm/sysreg.h>
+
+#include "apmu.h"
+
+/*
+ * struct pmu::filter(pmu, cpu), true to skip @cpu, since 6.2 (perf core's context
+ * rewrite). Before, ::filter_match(event) ran on the CPU about to schedule @event and
+ * returned 1 to let it run there; perf core asks it of every event of a group. Before
+ * 6.2 a second PMU with perf_hw_context (another instance, or apmu loaded again) also
+ * needs PERF_PMU_CAP_HETEROGENEOUS_CPUS, as every in-tree arm_pmu has: without it
+ * perf_pmu_register() WARNs and demotes the PMU to perf_invalid_context, which refuses
+ * every task event.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+static inline void apmu_compat_set_filter(struct pmu *p, bool (*filter)(struct pmu *, int))
+{
+	p->filter = filter;
+}
+#else
+static inline int apmu_compat_filter_match(struct perf_event *event)
+{
+	return cpumask_test_cpu(smp_processor_id(), &to_apmu(event->pmu)->supported_cpus);
+}
+
+static inline void apmu_compat_set_filter(struct pmu *p, bool (*filter)(struct pmu *, int))
+{
+	p->filter_match = apmu_compat_filter_match;
+	p->capabilities |= PERF_PMU_CAP_HETEROGENEOUS_CPUS;
+}
+#endif
+
+/*
+ * struct pmu::parent (the PMU's device in sysfs hangs under its platform device) since
+ * 6.5; before, perf core's device for the PMU has no parent.
+ */
+static inline void apmu_compat_set_parent(struct pmu *p, struct device *dev)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+	p->parent = dev;
+#endif
+}
+
+/*
+ * platform_driver::remove returns void since 6.11. Before, the void form is
+ * ::remove_new (6.3, and backported to 6.1.y stable, which Debian's 6.1 kernels are).
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define APMU_PLATFORM_REMOVE	remove
+#else
+#define APMU_PLATFORM_REMOVE	remove_new
+#endif
+
+/*
+ * sysctl: proc handlers take a const struct ctl_table since 6.11. register_sysctl()
+ * sizes the table with ARRAY_SIZE() since 6.6 and rejects an empty entry since 6.11;
+ * before 6.6 it walks the table up to an empty entry, which must then be there.
+ */
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#define APMU_CTL_CONST		const
+#else
+#define APMU_CTL_CONST
+#endif
+#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
+#define APMU_CTL_TABLE_END	{ }
+#else
+#define APMU_CTL_TABLE_END
+#endif
+
+/*
+ * The instruction counter's registers (FEAT_PMUv3_ICNTR) are named in the generated
+ * <asm/sysreg-defs.h> of later kernels, not in 6.1's. read_sysreg_s() stringifies its
+ * register there, so a missing name only shows up as an assembler error.
+ */
+#ifndef SYS_PMICNTR_EL0
+#define SYS_PMICNTR_EL0		sys_reg(3, 3, 9, 4, 0)
+#endif
+#ifndef SYS_PMICFILTR_EL0
+#define SYS_PMICFILTR_EL0	sys_reg(3, 3, 9, 6, 0)
+#endif
+
+/*
+ * <kunit/visibility.h> (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT) is in 6.2, and in
+ * Debian's 6.1.y; the KUnit module is built only where CONFIG_KUNIT is set (not in
+ * Debian's configs). MODULE_IMPORT_NS() takes a bare namespace identifier up to 6.12
+ * and a string from 6.13: only the KUnit module imports one.
+ */
+
+#endif /* __APMU_COMPAT_H__ */

@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/distro/check.sh [SERIES...]: the Debian-kernel lane of make check (default: 6.1
+# and 6.12). For each series: fetch Debian 12's current arm64 kernel and headers
+# (scripts/distro/fetch.sh), build apmu.ko against them the way the README tells a board
+# owner to (make KDIR=..., here cross: ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-, with
+# W=1 and warnings as errors), check its vermagic and symbol CRCs and the DKMS build, then
+# boot the Debian Image in the test VM and run scripts/vm/distro-in-vm.sh (with the
+# DKMS-installed module tree as /apmu/lib, for the README's `modprobe apmu`).
+#
+# Writes build/distro.log: the host's TAP sections (distro-<series>:build) followed by the
+# VM console logs; make check counts it with the others (APMU_BUILT=1: it has built the
+# test kernel's module, the selftests and the VM root). Run alone (make distro-check), it
+# builds those first and prints the summary itself. Exit status: 0 when every VM
+# finished its script and the builds passed (the TAP results are counted by the caller).
+set -euo pipefail
+. "$(dirname "$0")/../lib.sh"
+
+[ $# -gt 0 ] || set -- 6.1 6.12
+standalone=0
+if [ -z "${APMU_BUILT:-}" ]; then
+	# make distro-check: what make check has done before it calls this lane
+	standalone=1
+	bash "$APMU_TOP/scripts/deps.sh"
+	"$APMU_TOP/scripts/build.sh" >/dev/null
+	"$APMU_TOP/scripts/arm64-root.sh" >/dev/null
+fi
+out=$APMU_TOP/build
+mkdir -p "$out"
+log=$out/distro.log
+: >"$log"
+rc=0
+
+# The build tree the README's `make` uses: Makefile, Kbuild and the sources, copied so the
+# test kernel's objects in the work tree stay untouched.
+stage_src() { # stage_src DIR
+	rm -rf "$1"
+	mkdir -p "$1"
+	(cd "$APMU_TOP" && cp -a Makefile Kbuild drivers include "$1/")
+	find "$1" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
+}
+
+# Every CRC apmu.ko records for an imported symbol must be the kernel's (Module.symvers).
+crcs_match() { # crcs_match KO SYMVERS
+	local n bad
+	n=$(modprobe --dump-modversions "$1" | wc -l)
+	bad=$(comm -23 <(modprobe --dump-modversions "$1" | awk '{ print $1, $2 }' | sort) \
+		<(awk '{ print $1, $2 }' "$2" | sort))
+	echo "# $n imported symbols with CRCs"
+	[ -z "$bad" ] || echo "$bad" | sed 's/^/# not the kernel'"'"'s: /'
+	[ "$n" -gt 0 ] && [ -z "$bad" ]
+}
+
+# Host part of one series: fetch, build, check; DKMS in the background (its own build
+# overlaps the next series' build and the previous VM: QEMU with -icount uses one core).
+# Writes $out/<name>/build.tap (TAP lines 1-4) and starts $out/<name>/dkms.rc.
+host_build() { # host_build SERIES
+	local name=distro-$1 dir rel kdir bdir ko vm lacks
+	dir=$("$APMU_TOP/scripts/distro/fetch.sh" "$1")
+	rel=$(cat "$dir/release")
+	kdir=$dir/root/usr/src/linux-headers-$rel
+	bdir=$out/$name/src
+	ko=$bdir/apmu.ko
+	echo "$dir" >"$out/$name.dir"
+	{
+		stage_src "$bdir"
+		apmu_log "distro: $rel: make KDIR=$kdir (cross, W=1, warnings are errors)"
+		if make -s -j"$(nproc)" -C "$bdir" KDIR="$kdir" ARCH=arm64 \
+			CROSS_COMPILE=aarch64-linux-gnu- W=1 KCFLAGS=-Werror \
+			>"$out/$name/build.log" 2>&1 && [ -f "$ko" ]; then
+			echo "ok 1 make KDIR=<linux-headers-$rel> W=1 KCFLAGS=-Werror builds apmu.ko"
+		else
+			echo "not ok 1 make KDIR=<linux-headers-$rel> W=1 KCFLAGS=-Werror builds apmu.ko"
+			sed 's/^/# /' "$out/$name/build.log" | tail -n 30
+		fi
+		vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+		echo "# vermagic: $vm"
+		if [ "${vm%% *}" = "$rel" ]; then
+			echo "ok 2 vermagic names $rel"
+		else
+			echo "not ok 2 vermagic names $rel"
+		fi
+		if [ -f "$ko" ] && crcs_match "$ko" "$kdir/Module.symvers"; then
+			echo "ok 3 modversions: every symbol CRC is the kernel's"
+		else
+			echo "not ok 3 modversions: every symbol CRC is the kernel's"
+		fi
+		# What the test kernel's fragment asks for that Debian's config does not give
+		lacks=$(grep '^CONFIG_' "$APMU_TOP/scripts/kconfig/apmu-test.config" |
+			grep -v '^CONFIG_LOCALVERSION=' | grep -vxF -f "$dir/config" |
+			sed 's/=.*//' | tr '\n' ' ')
+		echo "# Debian's config lacks (of the test kernel's fragment): ${lacks:-nothing}"
+		echo "ok 4 config compared with scripts/kconfig/apmu-test.config"
+	} >"$out/$name/build.tap"
+	rm -f "$out/$name/dkms.rc"
+	( r=0
+	  bash "$APMU_TOP/scripts/distro/dkms-check.sh" "$dir" "$out/$name/dkms" \
+		>"$out/$name/dkms.log" 2>&1 || r=$?
+	  echo $r >"$out/$name/dkms.rc" ) &
+	echo $! >"$out/$name/dkms.pid"
+}
+
+# VM part of one series, after its DKMS job: the build section, then the boot.
+vm_test() { # vm_test SERIES
+	local name=distro-$1 dir rel ko console
+	dir=$(cat "$out/$name.dir")
+	rel=$(cat "$dir/release")
+	ko=$out/$name/src/apmu.ko
+	wait "$(cat "$out/$name/dkms.pid")" 2>/dev/null || true
+	{
+		echo "APMU-SECTION-BEGIN $name:build"
+		echo "# kernel: $rel ($(basename "$dir"))"
+		echo "TAP version 13"
+		echo "1..5"
+		cat "$out/$name/build.tap"
+		if [ "$(cat "$out/$name/dkms.rc" 2>/dev/null)" = 0 ]; then
+			echo "ok 5 dkms add and install (dkms.conf) for $rel"
+			sed 's/^/# /' "$out/$name/dkms.log" | tail -n 3
+		else
+			echo "not ok 5 dkms add and install (dkms.conf) for $rel"
+			sed 's/^/# /' "$out/$name/dkms.log" | tail -n 30
+		fi
+		echo "APMU-SECTION-END $name:build rc=0"
+	} >>"$log"
+	if [ ! -f "$ko" ]; then
+		rc=1
+		return
+	fi
+
+	# Debian sets CONFIG_RANDOMIZE_KSTACK_OFFSET_DEFAULT: every syscall then draws a random
+	# kernel stack offset, whose get_random_u16() costs a few instructions more now and
+	# then (seen: 1507 or 1516 kernel instructions for the same syscalls). The exact-count
+	# kselftests need a deterministic kernel path, as on the test kernel: turn it off.
+	console=$out/console-$name.log
+	apmu_log "vm: booting Debian's $rel (log: $console)"
+	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --kernel "$dir/Image" --module "$ko" \
+		--append randomize_kstack_offset=off --log "$console" --timeout 1200 \
+		"$APMU_TOP/scripts/vm/distro-in-vm.sh" \
+		$([ -d "$out/$name/dkms/lib" ] && echo "$out/$name/dkms/lib") || rc=1
+	cat "$console" >>"$log"
+}
+
+prev=""
+for series in "$@"; do
+	mkdir -p "$out/distro-$series"
+	host_build "$series"
+	[ -z "$prev" ] || vm_test "$prev"
+	prev=$series
+done
+vm_test "$prev"
+if [ $standalone = 1 ]; then
+	sections=()
+	for k in "$@"; do
+		for t in build lifecycle kselftest:apmu_pmu kselftest:apmu_rdpmc \
+			kselftest:apmu_sampling perf kunit:apmu_kunit kselftest:apmu_pmu:32bit \
+			kselftest:apmu_rdpmc:32bit kselftest:apmu_sampling:32bit \
+			kselftest:apmu_pmu:nosample sampling readme; do
+			sections+=("distro-$k:$t")
+		done
+	done
+	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" "${sections[@]}" || rc=1
+fi
+exit $rc
