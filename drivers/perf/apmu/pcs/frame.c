@@ -21,6 +21,7 @@
 #include <linux/bitops.h>
 #include <linux/lockdep.h>
 #include <linux/printk.h>
+#include <linux/smp.h>
 #include <kunit/visibility.h>
 
 #include "pcs.h"
@@ -81,8 +82,8 @@ static void pcs_write(struct apmu_pcs_unit *u, unsigned int off, u32 val)
  * PMDEVID.PCSample FEAT_PCSRv8p2 (1) or FEAT_PCSRv8p9 (2, with PMPCSCTL). Sets
  * @u->has_ctl, @u->imp, @u->ss and @u->swlock.
  *
- * Return: 0, -ENODEV when the frame is something else, or apmu_pcs_check()'s errno.
- * The lock is held.
+ * Return: 0, -ENODEV when the frame is something else, -ENXIO when @u->ops->probe
+ * refuses the debug frame, or apmu_pcs_check()'s errno. The lock is held.
  */
 static int pcs_identify_locked(struct apmu_pcs_unit *u)
 {
@@ -90,6 +91,14 @@ static int pcs_identify_locked(struct apmu_pcs_unit *u)
 	u32 arch, devid;
 	int ret;
 
+	/* The debug frame is identified before its EDPRSR is believed, with the CPU up */
+	if (u->ops->probe) {
+		if (!u->online || u->pm_off)
+			return apmu_pcs_check(u);
+		ret = u->ops->probe(u);
+		if (ret)
+			return ret;
+	}
 	ret = apmu_pcs_check(u);
 	if (ret)
 		return ret;
@@ -126,6 +135,28 @@ int apmu_pcs_identify(struct apmu_pcs_unit *u)
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_identify);
+
+static void pcs_wake_on_cpu(void *info)
+{
+	apmu_pcs_set_pm_off(info, false);
+}
+
+/**
+ * apmu_pcs_wake() - learn that a new unit's CPU is out of any CPU PM low-power state
+ * @u: the unit, published (so the CPU PM notifier sees it) with @u->pm_off true
+ *
+ * The CPU may have entered a power-down idle state before the unit was published: its
+ * CPU_PM_ENTER then saw no unit. So a unit starts with @u->pm_off set, and only the CPU
+ * itself, running this IPI (so awake, and with any later CPU_PM_ENTER ordered after it),
+ * clears it - as coresight-cpu-debug does for its power state. An offline CPU keeps
+ * @u->pm_off set; the caller holds cpus_read_lock().
+ */
+void apmu_pcs_wake(struct apmu_pcs_unit *u)
+{
+	if (u->online)
+		smp_call_function_single(u->cpu, pcs_wake_on_cpu, u, 1);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_wake);
 
 /**
  * apmu_pcs_get_ctl() - read PMPCSCTL.EN and PMPCSCTL.SS

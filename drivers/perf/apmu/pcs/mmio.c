@@ -12,9 +12,11 @@
  * a frame must be 4 KiB aligned, outside System RAM, claimed with request_mem_region()
  * (so no other driver owns it), and - for the parameter, which nothing vouches for -
  * lie inside a region the device tree describes. Only then are its identification
- * registers read (PMDEVARCH: Arm PMUv3; PMDEVID.PCSample: PC sampling), after the core's
- * power and lock state (EDPRSR) has been checked. Anything else is refused with one
- * message.
+ * registers read (PMDEVARCH: Arm PMUv3; PMDEVID.PCSample: PC sampling), after the core
+ * has answered an IPI (so it is up: apmu_pcs_unit_add()) and its power and lock state
+ * (EDPRSR) has been checked. Anything else is refused with one message. With FEAT_DoPD
+ * (Armv8.3+) the debug frame's EDPRSR and EDDEVARCH are in the core power domain too, so
+ * they are read only while the CPU is online and out of CPU PM, like the PMU frame.
  *
  * The debug frame is only read at EDPRSR and EDDEVARCH, and not claimed: the CoreSight
  * CPU debug driver may own it. Without one, the power state is what Linux knows (CPU
@@ -25,6 +27,7 @@
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/list.h>
+#include <linux/lockdep.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
@@ -67,18 +70,52 @@ static void pcs_mmio_write(struct apmu_pcs_unit *u, unsigned int off, u32 val)
 	writel(val, u->base + off);
 }
 
-/* EDPRSR from the debug frame; without one, the state Linux tracks (checked first) */
+/*
+ * EDPRSR from the debug frame; without one, the state Linux tracks. With FEAT_DoPD
+ * EDPRSR is in the core power domain: never read unless the CPU is online and out of
+ * CPU PM (apmu_pcs_check() checks first; this is the backend's own guard).
+ */
 static u32 pcs_mmio_prsr(struct apmu_pcs_unit *u)
 {
+	lockdep_assert_held(&u->lock);
+	if (!u->online || u->pm_off)
+		return 0;
 	if (u->dbg)
 		return readl(u->dbg + APMU_EDPRSR);
 	return APMU_EDPRSR_PU;
+}
+
+/*
+ * EDDEVARCH of the debug frame: called by apmu_pcs_identify() with the unit's lock held
+ * and the CPU online and out of CPU PM (FEAT_DoPD: the frame may be in the core power
+ * domain), after apmu_pcs_unit_add() has heard from the CPU itself.
+ */
+static int pcs_mmio_probe(struct apmu_pcs_unit *u)
+{
+	u32 arch;
+
+	lockdep_assert_held(&u->lock);
+	if (!u->dbg)
+		return 0;
+	if (!u->online || u->pm_off)
+		return -EAGAIN;
+	arch = readl(u->dbg + APMU_PMDEVARCH);
+	if (FIELD_GET(APMU_DEVARCH_ARCHITECT, arch) != APMU_ARCHITECT_ARM ||
+	    !(arch & APMU_DEVARCH_PRESENT) ||
+	    (FIELD_GET(APMU_DEVARCH_ARCHID, arch) & APMU_ARCHID_DEBUG_MASK) !=
+	    APMU_ARCHPART_DEBUG) {
+		pr_debug("apmu_pcs: cpu%d: EDDEVARCH %#x is not Arm external debug\n", u->cpu,
+			 arch);
+		return -ENXIO;
+	}
+	return 0;
 }
 
 VISIBLE_IF_KUNIT const struct apmu_pcs_ops apmu_pcs_mmio_ops = {
 	.read = pcs_mmio_read,
 	.write = pcs_mmio_write,
 	.prsr = pcs_mmio_prsr,
+	.probe = pcs_mmio_probe,
 };
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_mmio_ops);
 
@@ -113,27 +150,20 @@ static const char *pcs_addr_refused(phys_addr_t pa, bool param)
 	return NULL;
 }
 
-/* The debug frame, for EDPRSR: mapped, not claimed, EDDEVARCH checked. */
+/*
+ * The debug frame, for EDPRSR: mapped, not claimed, not read here. EDDEVARCH is checked
+ * by pcs_mmio_probe() once the CPU is known to be up (with FEAT_DoPD the frame is not
+ * readable while the core is powered down).
+ */
 static const char *pcs_map_debug(struct apmu_pcs_unit *u, phys_addr_t dbg, bool param)
 {
 	const char *why = pcs_addr_refused(dbg, param);
-	u32 arch;
 
 	if (why)
 		return why;
 	u->dbg = ioremap(dbg, APMU_PCS_FRAME_SIZE);
 	if (!u->dbg)
 		return "debug frame cannot be mapped";
-	/* EDDEVARCH is in the debug power domain: readable with the core down */
-	arch = readl(u->dbg + APMU_PMDEVARCH);
-	if (FIELD_GET(APMU_DEVARCH_ARCHITECT, arch) != APMU_ARCHITECT_ARM ||
-	    !(arch & APMU_DEVARCH_PRESENT) ||
-	    (FIELD_GET(APMU_DEVARCH_ARCHID, arch) & APMU_ARCHID_DEBUG_MASK) !=
-	    APMU_ARCHPART_DEBUG) {
-		iounmap(u->dbg);
-		u->dbg = NULL;
-		return "debug frame is not an Arm external debug frame (EDDEVARCH)";
-	}
 	return NULL;
 }
 
@@ -195,6 +225,9 @@ static void pcs_mmio_add(int cpu, phys_addr_t pa, phys_addr_t dbg, bool param,
 		return;
 	case -ENODEV:
 		why = "not a PMU with PC sampling (PMDEVARCH, PMDEVID.PCSample)";
+		break;
+	case -ENXIO:
+		why = "debug frame is not an Arm external debug frame (EDDEVARCH)";
 		break;
 	case -EEXIST:
 		why = "the CPU already has a PC-sampling frame";

@@ -24,12 +24,18 @@ struct module;
  * @write: 32-bit write of the external PMU frame at byte offset @off
  * @prsr: the core's power and lock state in EDPRSR layout (PU, OSLK, DLK), read from
  *	somewhere that answers while the core is powered down (the external debug frame,
- *	debug power domain), never from the PMU frame itself
+ *	never from the PMU frame itself. With FEAT_DoPD (Armv8.3+) EDPRSR is in the
+ *	core power domain too: it is only read while the CPU is online and not in a CPU
+ *	PM low-power state (apmu_pcs_check() checks that first)
+ * @probe: optional: identify the frames behind @prsr (EDDEVARCH); called once, by
+ *	apmu_pcs_identify(), with @lock held and the CPU known to be up (online, out of
+ *	CPU PM), before the first @prsr. Return 0 or -ENXIO
  */
 struct apmu_pcs_ops {
 	u32 (*read)(struct apmu_pcs_unit *u, unsigned int off);
 	void (*write)(struct apmu_pcs_unit *u, unsigned int off, u32 val);
 	u32 (*prsr)(struct apmu_pcs_unit *u);
+	int (*probe)(struct apmu_pcs_unit *u);
 };
 
 /**
@@ -91,6 +97,7 @@ struct apmu_pcs_sample {
  *	the kernel runs at EL2 (VHE) and keeps its context ID there
  * @cid_is_pid: the sampled context ID is the Linux TID (CONFIG_PID_IN_CONTEXTIDR)
  * @users: perf events sampling this unit
+ * @ready: identified: perf events may use the unit (set under apmu_pcs_units_lock)
  * @sysfs: the pcsample/ group is registered
  */
 struct apmu_pcs_unit {
@@ -111,12 +118,14 @@ struct apmu_pcs_unit {
 	bool cid2_block;
 	bool cid_is_pid;
 	unsigned int users;
+	bool ready;
 	bool sysfs;
 };
 
 /* frame.c: the architectural rules */
 int apmu_pcs_check(struct apmu_pcs_unit *u);
 int apmu_pcs_identify(struct apmu_pcs_unit *u);
+void apmu_pcs_wake(struct apmu_pcs_unit *u);
 int apmu_pcs_get_ctl(struct apmu_pcs_unit *u, bool *en, bool *ss);
 int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on);
 int apmu_pcs_set_snapshot(struct apmu_pcs_unit *u, bool on);

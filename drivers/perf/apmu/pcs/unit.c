@@ -164,14 +164,23 @@ int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
 	if (apmu_pcs_units[u->cpu])
 		return -EEXIST;
 
-	/* No hotplug from here: the state the callbacks maintain starts right */
+	/*
+	 * No hotplug from here: the state the callbacks maintain starts right. The unit is
+	 * published before any access, taken as powered down (the CPU may be in an idle
+	 * state whose CPU_PM_ENTER saw no unit) until the CPU itself says otherwise.
+	 */
 	cpus_read_lock();
 	u->online = cpu_online(u->cpu);
-	u->pm_off = false;
+	u->pm_off = true;
+	u->ready = false;
+	pcs_set_unit(u->cpu, u);
+	apmu_pcs_wake(u);
 	ret = apmu_pcs_identify(u);
 	if (ret)
-		goto unlock;
-	pcs_set_unit(u->cpu, u);
+		goto clear;
+	spin_lock(&apmu_pcs_units_lock);
+	u->ready = true;
+	spin_unlock(&apmu_pcs_units_lock);
 	ret = sysfs_create_group(&cpudev->kobj, &apmu_pcs_group);
 	if (ret)
 		goto clear;
@@ -192,8 +201,10 @@ remove_group:
 	sysfs_remove_group(&cpudev->kobj, &apmu_pcs_group);
 	u->sysfs = false;
 clear:
+	spin_lock(&apmu_pcs_units_lock);
+	u->ready = false;
+	spin_unlock(&apmu_pcs_units_lock);
 	pcs_set_unit(u->cpu, NULL);
-unlock:
 	cpus_read_unlock();
 	return ret;
 }
@@ -237,7 +248,7 @@ struct apmu_pcs_unit *apmu_pcs_unit_get(int cpu)
 		return NULL;
 	spin_lock(&apmu_pcs_units_lock);
 	u = apmu_pcs_units[cpu];
-	if (u && try_module_get(u->owner))
+	if (u && u->ready && try_module_get(u->owner))
 		u->users++;
 	else
 		u = NULL;
@@ -260,7 +271,7 @@ void apmu_pcs_unit_put(struct apmu_pcs_unit *u)
 /* CPU hotplug: AP states run on the CPU concerned, hotplug locked against unit_add */
 static int apmu_pcs_cpu_online(unsigned int cpu)
 {
-	struct apmu_pcs_unit *u = apmu_pcs_units[cpu];
+	struct apmu_pcs_unit *u = READ_ONCE(apmu_pcs_units[cpu]);
 
 	if (u)
 		apmu_pcs_set_online(u, true);
@@ -270,7 +281,7 @@ static int apmu_pcs_cpu_online(unsigned int cpu)
 
 static int apmu_pcs_cpu_offline(unsigned int cpu)
 {
-	struct apmu_pcs_unit *u = apmu_pcs_units[cpu];
+	struct apmu_pcs_unit *u = READ_ONCE(apmu_pcs_units[cpu]);
 
 	if (u)
 		apmu_pcs_set_online(u, false);

@@ -250,6 +250,31 @@ static void offline_and_cpu_pm_not_touched(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
 }
 
+/*
+ * A new unit starts powered down (its CPU may be idle with CPU_PM_ENTER already run):
+ * nothing is read until the CPU itself, in apmu_pcs_wake()'s IPI, clears pm_off.
+ */
+static void new_unit_untouched_until_cpu_answers(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup(test, APMU_PCSAMPLE_V8P9, true, true);
+
+	t->u.cpu = raw_smp_processor_id();
+	t->u.pm_off = true;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, t->m.reads, 0);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+	apmu_pcs_wake(&t->u);
+	KUNIT_EXPECT_FALSE(test, t->u.pm_off);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), 0);
+
+	/* an offline CPU is not asked and stays untouched */
+	t->u.online = false;
+	t->u.pm_off = true;
+	apmu_pcs_wake(&t->u);
+	KUNIT_EXPECT_TRUE(test, t->u.pm_off);
+	expect_refused(test, t, -EAGAIN);
+}
+
 #define KVA	0xffff800080123454ULL
 #define UVA	0x0000aaaad0001234ULL
 
@@ -388,8 +413,60 @@ static void mmio_accessors_on_memory_frame(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&u, &s), -EAGAIN);
 }
 
+/*
+ * The MMIO debug frame (FEAT_DoPD: core power domain): EDDEVARCH and EDPRSR are read
+ * only with the CPU online and out of CPU PM; a frame that is not external debug is
+ * refused (-ENXIO) before its EDPRSR is believed.
+ */
+static void mmio_debug_frame_read_only_when_up(struct kunit *test)
+{
+	u32 *frame = kunit_kzalloc(test, APMU_PCS_FRAME_SIZE, GFP_KERNEL);
+	u32 *dbg = kunit_kzalloc(test, APMU_PCS_FRAME_SIZE, GFP_KERNEL);
+	struct apmu_pcs_unit u = { .ops = &apmu_pcs_mmio_ops, .online = true, .pm_off = true };
+	unsigned long flags;
+
+	KUNIT_ASSERT_NOT_NULL(test, frame);
+	KUNIT_ASSERT_NOT_NULL(test, dbg);
+	raw_spin_lock_init(&u.lock);
+	u.base = (void __force __iomem *)frame;
+	u.dbg = (void __force __iomem *)dbg;
+	frame[APMU_PMDEVARCH / 4] = FIELD_PREP(APMU_DEVARCH_ARCHITECT, APMU_ARCHITECT_ARM) |
+				    APMU_DEVARCH_PRESENT | APMU_ARCHID_PMUV3;
+	frame[APMU_PMDEVID / 4] = APMU_PCSAMPLE_V8P9;
+	dbg[APMU_EDPRSR / 4] = APMU_EDPRSR_PU;
+
+	/* CPU PM low-power state: nothing read, EDPRSR taken as powered down */
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&u), -EAGAIN);
+	raw_spin_lock_irqsave(&u.lock, flags);
+	KUNIT_EXPECT_EQ(test, u.ops->prsr(&u), 0);
+	raw_spin_unlock_irqrestore(&u.lock, flags);
+
+	/* up, but the debug frame is not external debug */
+	u.pm_off = false;
+	dbg[APMU_PMDEVARCH / 4] = FIELD_PREP(APMU_DEVARCH_ARCHITECT, APMU_ARCHITECT_ARM) |
+				  APMU_DEVARCH_PRESENT | APMU_ARCHID_PMUV3;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&u), -ENXIO);
+
+	dbg[APMU_PMDEVARCH / 4] = FIELD_PREP(APMU_DEVARCH_ARCHITECT, APMU_ARCHITECT_ARM) |
+				  APMU_DEVARCH_PRESENT |
+				  FIELD_PREP(APMU_DEVARCH_ARCHID, APMU_ARCHPART_DEBUG);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&u), 0);
+
+	/* EDPRSR.PU == 0 read from the debug frame */
+	dbg[APMU_EDPRSR / 4] = 0;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&u), -EAGAIN);
+	/* offline: EDPRSR not read at all */
+	dbg[APMU_EDPRSR / 4] = APMU_EDPRSR_PU;
+	u.online = false;
+	raw_spin_lock_irqsave(&u.lock, flags);
+	KUNIT_EXPECT_EQ(test, u.ops->prsr(&u), 0);
+	raw_spin_unlock_irqrestore(&u.lock, flags);
+}
+
 static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(identify_v8p9),
+	KUNIT_CASE(new_unit_untouched_until_cpu_answers),
+	KUNIT_CASE(mmio_debug_frame_read_only_when_up),
 	KUNIT_CASE(identify_v8p2_no_pmpcsctl),
 	KUNIT_CASE(identify_refuses_other_frames),
 	KUNIT_CASE(enable_with_imp),
