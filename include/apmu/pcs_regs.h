@@ -47,6 +47,9 @@
 #define APMU_PMPCSCTL_RES0	(GENMASK_ULL(63, 5) | GENMASK_ULL(3, 2))
 
 /* CoreSight management registers of the frame */
+#define APMU_PMDEVAFF0		0xFA8	/* MPIDR_EL1[31:0] of the core (EDDEVAFF0 alike) */
+#define APMU_PMDEVAFF1		0xFAC	/* MPIDR_EL1[63:32] of the core (EDDEVAFF1 alike) */
+#define APMU_DEVAFF_MASK	0xff00ffffffULL	/* Aff3..Aff0: MPIDR_HWID_BITMASK */
 #define APMU_PMLAR		0xFB0	/* software lock access, WO */
 #define APMU_PMLSR		0xFB4	/* software lock status */
 #define APMU_PMLSR_SLI		BIT(0)	/* software lock implemented */

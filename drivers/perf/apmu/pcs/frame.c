@@ -22,6 +22,7 @@
 #include <linux/lockdep.h>
 #include <linux/printk.h>
 #include <linux/smp.h>
+#include <asm/cputype.h>
 #include <kunit/visibility.h>
 
 #include "pcs.h"
@@ -82,13 +83,18 @@ static void pcs_write(struct apmu_pcs_unit *u, unsigned int off, u32 val)
  * PMDEVID.PCSample FEAT_PCSRv8p2 (1) or FEAT_PCSRv8p9 (2, with PMPCSCTL). Sets
  * @u->has_ctl, @u->imp, @u->ss and @u->swlock.
  *
- * Return: 0, -ENODEV when the frame is something else, -ENXIO when @u->ops->probe
- * refuses the debug frame, or apmu_pcs_check()'s errno. The lock is held.
+ * PMDEVAFF0/1 must match the CPU's MPIDR affinity (@u->mpidr): a frame of another CPU
+ * is refused, else the power checks would guard the wrong CPU.
+ *
+ * Return: 0, -ENODEV when the frame is something else, -EXDEV when it belongs to
+ * another CPU (PMDEVAFF, or EDDEVAFF through @u->ops->probe), -ENXIO when
+ * @u->ops->probe refuses the debug frame, or apmu_pcs_check()'s errno. The lock is held.
  */
 static int pcs_identify_locked(struct apmu_pcs_unit *u)
 {
 	unsigned int pcsample;
 	u32 arch, devid;
+	u64 aff;
 	int ret;
 
 	/* The debug frame is identified before its EDPRSR is believed, with the CPU up */
@@ -109,6 +115,14 @@ static int pcs_identify_locked(struct apmu_pcs_unit *u)
 	     FIELD_GET(APMU_DEVARCH_ARCHID, arch) != APMU_ARCHID_PMUV3_EXT64)) {
 		pr_debug("apmu_pcs: cpu%d: PMDEVARCH %#x is not an Arm PMUv3\n", u->cpu, arch);
 		return -ENODEV;
+	}
+	/* A frame given for another CPU (wrong phandle or pcs= entry) is refused */
+	aff = ((u64)u->ops->read(u, APMU_PMDEVAFF1) << 32 | u->ops->read(u, APMU_PMDEVAFF0)) &
+	      APMU_DEVAFF_MASK;
+	if (aff != (u->mpidr & APMU_DEVAFF_MASK)) {
+		pr_debug("apmu_pcs: cpu%d: PMDEVAFF %#llx is not the CPU's MPIDR %#llx\n", u->cpu,
+			 aff, u->mpidr & APMU_DEVAFF_MASK);
+		return -EXDEV;
 	}
 	devid = u->ops->read(u, APMU_PMDEVID);
 	pcsample = FIELD_GET(APMU_PMDEVID_PCSAMPLE, devid);
@@ -138,7 +152,13 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_identify);
 
 static void pcs_wake_on_cpu(void *info)
 {
-	apmu_pcs_set_pm_off(info, false);
+	struct apmu_pcs_unit *u = info;
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&u->lock, flags);
+	u->mpidr = read_cpuid_mpidr() & APMU_DEVAFF_MASK;
+	u->pm_off = false;
+	raw_spin_unlock_irqrestore(&u->lock, flags);
 }
 
 /**
@@ -148,7 +168,8 @@ static void pcs_wake_on_cpu(void *info)
  * The CPU may have entered a power-down idle state before the unit was published: its
  * CPU_PM_ENTER then saw no unit. So a unit starts with @u->pm_off set, and only the CPU
  * itself, running this IPI (so awake, and with any later CPU_PM_ENTER ordered after it),
- * clears it - as coresight-cpu-debug does for its power state. An offline CPU keeps
+ * clears it - as coresight-cpu-debug does for its power state - and records its MPIDR
+ * affinity (@u->mpidr, which the frames' PMDEVAFF must match). An offline CPU keeps
  * @u->pm_off set; the caller holds cpus_read_lock().
  */
 void apmu_pcs_wake(struct apmu_pcs_unit *u)

@@ -93,6 +93,7 @@ static u32 pcs_mmio_prsr(struct apmu_pcs_unit *u)
 static int pcs_mmio_probe(struct apmu_pcs_unit *u)
 {
 	u32 arch;
+	u64 aff;
 
 	lockdep_assert_held(&u->lock);
 	if (!u->dbg)
@@ -107,6 +108,14 @@ static int pcs_mmio_probe(struct apmu_pcs_unit *u)
 		pr_debug("apmu_pcs: cpu%d: EDDEVARCH %#x is not Arm external debug\n", u->cpu,
 			 arch);
 		return -ENXIO;
+	}
+	/* The debug frame of another CPU would guard the wrong core's power state */
+	aff = ((u64)readl(u->dbg + APMU_PMDEVAFF1) << 32 | readl(u->dbg + APMU_PMDEVAFF0)) &
+	      APMU_DEVAFF_MASK;
+	if (aff != (u->mpidr & APMU_DEVAFF_MASK)) {
+		pr_debug("apmu_pcs: cpu%d: EDDEVAFF %#llx is not the CPU's MPIDR %#llx\n", u->cpu,
+			 aff, u->mpidr & APMU_DEVAFF_MASK);
+		return -EXDEV;
 	}
 	return 0;
 }
@@ -225,6 +234,9 @@ static void pcs_mmio_add(int cpu, phys_addr_t pa, phys_addr_t dbg, bool param,
 		return;
 	case -ENODEV:
 		why = "not a PMU with PC sampling (PMDEVARCH, PMDEVID.PCSample)";
+		break;
+	case -EXDEV:
+		why = "the frame belongs to another CPU (PMDEVAFF or EDDEVAFF is not its MPIDR)";
 		break;
 	case -ENXIO:
 		why = "debug frame is not an Arm external debug frame (EDDEVARCH)";

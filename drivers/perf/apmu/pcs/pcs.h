@@ -96,6 +96,8 @@ struct apmu_pcs_sample {
  * @cid2_block: sample through block 1 (CONTEXTIDR_EL2) rather than block 0 (VMID):
  *	the kernel runs at EL2 (VHE) and keeps its context ID there
  * @cid_is_pid: the sampled context ID is the Linux TID (CONFIG_PID_IN_CONTEXTIDR)
+ * @mpidr: the CPU's MPIDR_EL1 affinity (Aff3..Aff0), read on the CPU by
+ *	apmu_pcs_wake(); PMDEVAFF0/1 (and EDDEVAFF0/1) must match it
  * @users: perf events sampling this unit
  * @ready: identified: perf events may use the unit (set under apmu_pcs_units_lock)
  * @sysfs: the pcsample/ group is registered
@@ -117,6 +119,7 @@ struct apmu_pcs_unit {
 	bool swlock;
 	bool cid2_block;
 	bool cid_is_pid;
+	u64 mpidr;
 	unsigned int users;
 	bool ready;
 	bool sysfs;

@@ -116,6 +116,10 @@ static u32 model_read(struct apmu_pcs_unit *u, unsigned int off)
 		return m->devarch;
 	case APMU_PMDEVID:
 		return m->devid;
+	case APMU_PMDEVAFF0:
+		return lower_32_bits(m->devaff);
+	case APMU_PMDEVAFF1:
+		return upper_32_bits(m->devaff);
 	case APMU_PMLSR:
 		return (m->sli ? APMU_PMLSR_SLI : 0) | (m->sli && m->slk ? APMU_PMLSR_SLK : 0);
 	case APMU_PMPCSCTL:

@@ -31,6 +31,7 @@
  * struct apmu_pcs_model - one core's PC-sampling frame and power/lock state
  * @devarch: PMDEVARCH
  * @devid: PMDEVID (PCSample, PMSS)
+ * @devaff: PMDEVAFF1:PMDEVAFF0, the core's MPIDR_EL1
  * @imp: PMPCSCTL.IMP
  * @sli: the software lock is implemented (PMLSR.SLI)
  * @slk: the software lock is set (PMLSR.SLK)
@@ -58,6 +59,7 @@
 struct apmu_pcs_model {
 	u32 devarch;
 	u32 devid;
+	u64 devaff;
 	bool imp;
 	bool sli;
 	bool slk;

@@ -5,6 +5,7 @@
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
+#include <asm/cputype.h>
 
 #include "pcs_model.h"
 #include "../pcs/mmio.h"
@@ -251,6 +252,26 @@ static void offline_and_cpu_pm_not_touched(struct kunit *test)
 }
 
 /*
+ * PMDEVAFF0/1 must be the CPU's MPIDR affinity: the frame of another CPU (a wrong
+ * phandle or pcs= entry) is refused, before PMDEVID, PMLSR or PMPCSCTL are read.
+ */
+static void identify_refuses_other_cpus_frame(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup(test, APMU_PCSAMPLE_V8P9, true, true);
+
+	t->u.mpidr = 0x0000000100;	/* Aff1 = 1 */
+	t->m.devaff = 0x0000000101;	/* Aff1 = 1, Aff0 = 1: the next core */
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), -EXDEV);
+	KUNIT_EXPECT_FALSE(test, t->u.has_ctl);
+	t->m.devaff = 0x0100000100;	/* Aff3 differs */
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), -EXDEV);
+	/* MPIDR bit 31 (RES1), U and MT are not affinity */
+	t->m.devaff = 0x00c1000100;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), 0);
+	KUNIT_EXPECT_TRUE(test, t->u.has_ctl);
+}
+
+/*
  * A new unit starts powered down (its CPU may be idle with CPU_PM_ENTER already run):
  * nothing is read until the CPU itself, in apmu_pcs_wake()'s IPI, clears pm_off.
  */
@@ -265,6 +286,9 @@ static void new_unit_untouched_until_cpu_answers(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
 	apmu_pcs_wake(&t->u);
 	KUNIT_EXPECT_FALSE(test, t->u.pm_off);
+	/* the IPI recorded the CPU's MPIDR: the model's PMDEVAFF (0) must now match it */
+	KUNIT_EXPECT_EQ(test, t->u.mpidr, read_cpuid_mpidr() & APMU_DEVAFF_MASK);
+	t->m.devaff = t->u.mpidr;
 	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), 0);
 
 	/* an offline CPU is not asked and stays untouched */
@@ -450,6 +474,10 @@ static void mmio_debug_frame_read_only_when_up(struct kunit *test)
 	dbg[APMU_PMDEVARCH / 4] = FIELD_PREP(APMU_DEVARCH_ARCHITECT, APMU_ARCHITECT_ARM) |
 				  APMU_DEVARCH_PRESENT |
 				  FIELD_PREP(APMU_DEVARCH_ARCHID, APMU_ARCHPART_DEBUG);
+	/* the debug frame of another CPU (EDDEVAFF0) is refused */
+	dbg[APMU_PMDEVAFF0 / 4] = 1;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&u), -EXDEV);
+	dbg[APMU_PMDEVAFF0 / 4] = 0;
 	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&u), 0);
 
 	/* EDPRSR.PU == 0 read from the debug frame */
@@ -466,6 +494,7 @@ static void mmio_debug_frame_read_only_when_up(struct kunit *test)
 static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(identify_v8p9),
 	KUNIT_CASE(new_unit_untouched_until_cpu_answers),
+	KUNIT_CASE(identify_refuses_other_cpus_frame),
 	KUNIT_CASE(mmio_debug_frame_read_only_when_up),
 	KUNIT_CASE(identify_v8p2_no_pmpcsctl),
 	KUNIT_CASE(identify_refuses_other_frames),

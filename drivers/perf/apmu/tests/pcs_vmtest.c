@@ -17,6 +17,8 @@
 #include <linux/debugfs.h>
 #include <linux/delay.h>
 #include <linux/module.h>
+#include <linux/smp.h>
+#include <asm/cputype.h>
 
 #include "pcs_model.h"
 
@@ -38,6 +40,14 @@ struct pcs_vm_unit {
 
 static struct pcs_vm_unit pcs_vm[PCS_VM_UNITS];
 static struct dentry *pcs_vm_dir;
+
+/* PMDEVAFF of the model: the CPU's own MPIDR, as on hardware */
+static void pcs_vm_mpidr(void *info)
+{
+	struct pcs_vm_unit *v = info;
+
+	v->m.devaff = read_cpuid_mpidr();
+}
 
 static void pcs_vm_debugfs(struct pcs_vm_unit *v)
 {
@@ -75,6 +85,8 @@ static int __init pcs_vm_init(void)
 		v->m.seq = v->seq;
 		v->m.nseq = ARRAY_SIZE(v->seq);
 		v->m.cid1 = 1;
+		if (cpu_online(cpu))
+			smp_call_function_single(cpu, pcs_vm_mpidr, v, 1);
 		v->u.cpu = cpu;
 		v->u.ops = &apmu_pcs_model_ops;
 		v->u.priv = &v->m;
