@@ -414,6 +414,31 @@ TEST(perf_event_open_errnos)
 		close(fd);
 }
 
+static void enabled(struct perf_event_attr *a) { a->disabled = 0; a->sample_period = 10000; }
+
+/*
+ * Open enabled (add() kicks the reader's timer with an IPI) and close at once, many
+ * times: the event is freed while its kick may still be queued or running on the reader,
+ * which must neither use freed memory nor leave a timer behind (no_violations and the
+ * kernel's own checks afterwards).
+ */
+TEST(open_close_churn)
+{
+	int type = pcs_type(), fd, i;
+
+	NEED_UNITS();
+	ASSERT_LT(0, type);
+	for (i = 0; i < 500; i++) {
+		fd = pcs_open(type, 1, -1, enabled);
+		ASSERT_LE(0, fd);
+		close(fd);
+	}
+	fd = pcs_open(type, 1, -1, enabled);
+	ASSERT_LE(0, fd);
+	usleep(20000);
+	close(fd);
+}
+
 /*
  * The plain VM: apmu loaded with bogus pcs= frames and no test module. No pcsample/
  * directory, no apmu_pcs PMU (it comes with the first unit), and each entry refused with one

@@ -64,6 +64,9 @@ struct apmu_pcs_rec {
  * @event: the perf event
  * @timer: the sampling timer, on the reader CPU
  * @kick: starts @timer on the reader (an IPI to the reader, never to the target)
+ * @kicks: @kick IPIs sent and not yet finished (pcs_send_kick() to the end of
+ *	pcs_kick()): the event is not freed while one may still run. An async CSD is
+ *	unlocked before its function runs, so its own flags cannot tell that
  * @reader: the CPU @timer runs on
  * @period: the sampling period in nanoseconds (perf's frequency logic may change
  *	hw.sample_period, which apmu_pcs does not use)
@@ -81,6 +84,7 @@ struct apmu_pcs_event {
 	struct perf_event *event;
 	struct hrtimer timer;
 	call_single_data_t kick;
+	atomic_t kicks;
 	int reader;
 	u64 period;
 	bool delivering;
@@ -116,8 +120,12 @@ static void pcs_event_destroy(struct perf_event *event)
 
 	WRITE_ONCE(pe->active, false);
 	hrtimer_cancel(&pe->timer);
-	/* a kick still queued must not start the timer of a freed event */
-	while (READ_ONCE(pe->kick.node.u_flags) & CSD_FLAG_LOCK)
+	/*
+	 * A kick queued or running must not start the timer of a freed event: wait for
+	 * pcs_kick() to be done with @pe (no new kick can be sent: the event is off
+	 * pcs_active and its timer is cancelled), then cancel what it may have started.
+	 */
+	while (atomic_read_acquire(&pe->kicks))
 		cpu_relax();
 	hrtimer_cancel(&pe->timer);
 	apmu_pcs_unit_put(pe->unit);
@@ -131,6 +139,15 @@ static void pcs_event_destroy(struct perf_event *event)
 
 static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer);
 static void pcs_kick(void *info);
+
+/* Start @pe's timer on @cpu, counting the kick until pcs_kick() is done with @pe */
+static void pcs_send_kick(struct apmu_pcs_event *pe, int cpu)
+{
+	atomic_inc(&pe->kicks);
+	/* -EBUSY: a kick is pending, and counted; -ENXIO: @cpu is gone */
+	if (smp_call_function_single_async(cpu, &pe->kick))
+		atomic_dec(&pe->kicks);
+}
 
 static int pcs_event_init(struct perf_event *event)
 {
@@ -277,7 +294,7 @@ static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 	if (smp_processor_id() == pe->unit->cpu) {
 		pe->reader = apmu_pcs_reader_cpu(pe->unit->cpu);
 		if (pe->reader < nr_cpu_ids)
-			smp_call_function_single_async(pe->reader, &pe->kick);
+			pcs_send_kick(pe, pe->reader);
 		return HRTIMER_NORESTART;
 	}
 	if (!READ_ONCE(pe->stopped))
@@ -294,6 +311,8 @@ static void pcs_kick(void *info)
 	if (READ_ONCE(pe->active) && smp_processor_id() != pe->unit->cpu)
 		hrtimer_start(&pe->timer, ns_to_ktime(pe->period),
 			      HRTIMER_MODE_REL_PINNED_HARD);
+	/* release: the last access to @pe; pcs_event_destroy() may free it now */
+	atomic_dec_return_release(&pe->kicks);
 }
 
 static const u64 pcs_el_mode[] = {
@@ -383,7 +402,7 @@ static int pcs_add(struct perf_event *event, int flags)
 	WRITE_ONCE(pe->active, true);
 	pe->reader = apmu_pcs_reader_cpu(u->cpu);
 	if (pe->reader < nr_cpu_ids)
-		smp_call_function_single_async(pe->reader, &pe->kick);
+		pcs_send_kick(pe, pe->reader);
 	raw_spin_unlock(&pcs_active_lock);
 	return 0;
 }
@@ -445,7 +464,7 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 		if (pe->reader == pe->unit->cpu)
 			pe->reader = cpumask_nth_andnot(1, cpu_online_mask, cpumask_of(cpu));
 		if (pe->reader < nr_cpu_ids)
-			smp_call_function_single_async(pe->reader, &pe->kick);
+			pcs_send_kick(pe, pe->reader);
 	}
 	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
 }
@@ -464,7 +483,7 @@ void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 		if (pe->reader < nr_cpu_ids || pe->unit->cpu == cpu)
 			continue;
 		pe->reader = cpu;
-		smp_call_function_single_async(cpu, &pe->kick);
+		pcs_send_kick(pe, cpu);
 	}
 	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
 }
