@@ -231,6 +231,9 @@ static void pcs_update_ctl(struct apmu_pcs_unit *u, u32 mask, u32 val)
  * @u: the unit
  * @on: resume
  *
+ * This is root's switch (sysfs): suspending refuses apmu_pcs perf events until root
+ * resumes, and whatever root writes stays after the last event goes.
+ *
  * Return: 0; -EOPNOTSUPP for @on when IMP == 0 (EN is RAZ/WI; asking to suspend is a
  * no-op then and succeeds without touching the frame); or apmu_pcs_check()'s errno.
  */
@@ -248,19 +251,85 @@ int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on)
 	}
 	raw_spin_lock_irqsave(&u->lock, flags);
 	ret = apmu_pcs_check(u);
-	if (!ret)
+	if (!ret) {
 		pcs_update_ctl(u, APMU_PMPCSCTL_EN, on ? APMU_PMPCSCTL_EN : 0);
+		u->root_off = !on;
+		u->ev_en = false;
+	}
 	raw_spin_unlock_irqrestore(&u->lock, flags);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_enable);
 
 /**
+ * apmu_pcs_events_get() - a perf event starts sampling the unit (add())
+ * @u: the unit
+ *
+ * The first event resumes sampling (PMPCSCTL.EN) when it is suspended, and the last one
+ * (apmu_pcs_events_put()) suspends it again: EN is counted across events. An event is
+ * refused while root has suspended sampling through sysfs, and while sample on snapshot
+ * (SS) is set: PMPCSR would then repeat the last snapshot at every read.
+ *
+ * Return: 0 or -EBUSY.
+ */
+int apmu_pcs_events_get(struct apmu_pcs_unit *u)
+{
+	unsigned long flags;
+	int ret = 0;
+	u32 ctl;
+
+	raw_spin_lock_irqsave(&u->lock, flags);
+	if (u->root_off) {
+		pr_debug("apmu_pcs: cpu%d: sampling suspended by root (enable=0): event refused\n",
+			 u->cpu);
+		ret = -EBUSY;
+	} else if (!u->active && u->has_ctl && !apmu_pcs_check(u)) {
+		ctl = u->ops->read(u, APMU_PMPCSCTL);
+		if (u->ss && (ctl & APMU_PMPCSCTL_SS)) {
+			pr_debug("apmu_pcs: cpu%d: sample_on_snapshot=1: event refused\n",
+				 u->cpu);
+			ret = -EBUSY;
+		} else if (u->imp && !(ctl & APMU_PMPCSCTL_EN)) {
+			pcs_update_ctl(u, APMU_PMPCSCTL_EN, APMU_PMPCSCTL_EN);
+			u->ev_en = true;
+		}
+	}
+	if (!ret)
+		u->active++;
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_get);
+
+/**
+ * apmu_pcs_events_put() - a perf event stops sampling the unit (del())
+ * @u: the unit
+ */
+void apmu_pcs_events_put(struct apmu_pcs_unit *u)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&u->lock, flags);
+	if (!--u->active && u->ev_en) {
+		if (!apmu_pcs_check(u))
+			pcs_update_ctl(u, APMU_PMPCSCTL_EN, 0);
+		u->ev_en = false;
+	}
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_put);
+
+/**
  * apmu_pcs_set_snapshot() - sample on PMU snapshot rather than on read (PMPCSCTL.SS)
  * @u: the unit
  * @on: sample on snapshot
  *
- * Return: 0; -EOPNOTSUPP without FEAT_PMUv3_SS (SS is RES0); or apmu_pcs_check()'s errno.
+ * perf ignores sample on snapshot (each read would return the same snapshot): setting
+ * it while apmu_pcs events sample the unit is -EBUSY, and events are refused while it
+ * is set.
+ *
+ * Return: 0; -EOPNOTSUPP without FEAT_PMUv3_SS (SS is RES0); -EBUSY for @on while
+ * perf events sample the unit; or apmu_pcs_check()'s errno.
  */
 int apmu_pcs_set_snapshot(struct apmu_pcs_unit *u, bool on)
 {
@@ -272,7 +341,13 @@ int apmu_pcs_set_snapshot(struct apmu_pcs_unit *u, bool on)
 		return -EOPNOTSUPP;
 	}
 	raw_spin_lock_irqsave(&u->lock, flags);
-	ret = apmu_pcs_check(u);
+	if (on && u->active) {
+		pr_debug("apmu_pcs: cpu%d: perf events sample: sample_on_snapshot refused\n",
+			 u->cpu);
+		ret = -EBUSY;
+	} else {
+		ret = apmu_pcs_check(u);
+	}
 	if (!ret)
 		pcs_update_ctl(u, APMU_PMPCSCTL_SS, on ? APMU_PMPCSCTL_SS : 0);
 	raw_spin_unlock_irqrestore(&u->lock, flags);

@@ -99,6 +99,11 @@ struct apmu_pcs_sample {
  * @mpidr: the CPU's MPIDR_EL1 affinity (Aff3..Aff0), read on the CPU by
  *	apmu_pcs_wake(); PMDEVAFF0/1 (and EDDEVAFF0/1) must match it
  * @users: perf events sampling this unit
+ * @active: perf events between add() and del() (under @lock)
+ * @ev_en: the events set PMPCSCTL.EN (when @active went 0 -> 1) and clear it again
+ *	when it goes 1 -> 0, unless root has written enable since (under @lock)
+ * @root_off: root suspended sampling through sysfs (enable = 0): events are refused
+ *	until root resumes it (under @lock)
  * @ready: identified: perf events may use the unit (set under apmu_pcs_units_lock)
  * @sysfs: the pcsample/ group is registered
  */
@@ -121,6 +126,9 @@ struct apmu_pcs_unit {
 	bool cid_is_pid;
 	u64 mpidr;
 	unsigned int users;
+	unsigned int active;
+	bool ev_en;
+	bool root_off;
 	bool ready;
 	bool sysfs;
 };
@@ -132,6 +140,8 @@ void apmu_pcs_wake(struct apmu_pcs_unit *u);
 int apmu_pcs_get_ctl(struct apmu_pcs_unit *u, bool *en, bool *ss);
 int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on);
 int apmu_pcs_set_snapshot(struct apmu_pcs_unit *u, bool on);
+int apmu_pcs_events_get(struct apmu_pcs_unit *u);
+void apmu_pcs_events_put(struct apmu_pcs_unit *u);
 int apmu_pcs_read_sample(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s);
 int apmu_pcs_read_sample_locked(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s);
 void apmu_pcs_decode(u64 pcsr, struct apmu_pcs_sample *s);

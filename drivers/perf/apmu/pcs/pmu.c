@@ -73,7 +73,6 @@ struct apmu_pcs_rec {
  * @delivering: pcs_deliver() is running (perf may call stop() from inside it)
  * @active: between add() and del(): @timer runs (written on the target CPU)
  * @stopped: between stop() and start(): nothing is produced
- * @enabled: this event resumed sampling (PMPCSCTL.EN) and suspends it again at del()
  * @node: in pcs_active between add() and del()
  * @head: ring entries produced (reader)
  * @tail: ring entries consumed (target CPU)
@@ -90,7 +89,6 @@ struct apmu_pcs_event {
 	bool delivering;
 	bool active;
 	bool stopped;
-	bool enabled;
 	struct list_head node;
 	unsigned int head;
 	unsigned int tail;
@@ -389,12 +387,13 @@ static int pcs_add(struct perf_event *event, int flags)
 {
 	struct apmu_pcs_event *pe = event->pmu_private;
 	struct apmu_pcs_unit *u = pe->unit;
-	bool en, ss;
+	int ret;
 
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	/* Sampling suspended (PMPCSCTL.EN == 0)? Resume it while the event is on. */
-	if (u->imp && !apmu_pcs_get_ctl(u, &en, &ss) && !en)
-		pe->enabled = !apmu_pcs_set_enable(u, true);
+	/* EN counted across events; refused while root suspended it or SS is set */
+	ret = apmu_pcs_events_get(u);
+	if (ret)
+		return ret;
 	if (flags & PERF_EF_START)
 		pcs_start(event, flags);
 	raw_spin_lock(&pcs_active_lock);
@@ -418,10 +417,7 @@ static void pcs_del(struct perf_event *event, int flags)
 	/* If the callback is running on the reader, it sees !active and stops */
 	hrtimer_try_to_cancel(&pe->timer);
 	pcs_stop(event, PERF_EF_UPDATE);
-	if (pe->enabled) {
-		apmu_pcs_set_enable(pe->unit, false);
-		pe->enabled = false;
-	}
+	apmu_pcs_events_put(pe->unit);
 }
 
 /* On CPU N (a read of the event): deliver what the reader has sampled */

@@ -299,6 +299,43 @@ static void new_unit_untouched_until_cpu_answers(struct kunit *test)
 	expect_refused(test, t, -EAGAIN);
 }
 
+/*
+ * EN is counted across perf events: the first resumes it, the last suspends it again,
+ * an event in between does not. Root's enable=0 (sysfs) refuses events, and so does
+ * sample on snapshot; SS cannot be set while events sample.
+ */
+static void events_count_enable(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
+	bool en, ss;
+
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_TRUE(test, en);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), -EBUSY);
+	apmu_pcs_events_put(&t->u);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_TRUE(test, en);
+	apmu_pcs_events_put(&t->u);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_FALSE(test, en);
+
+	/* root suspends: refused until root resumes, and root's EN stays after */
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), -EBUSY);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), 0);
+	apmu_pcs_events_put(&t->u);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_TRUE(test, en);
+
+	/* sample on snapshot set: refused */
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), -EBUSY);
+	KUNIT_EXPECT_EQ(test, t->u.active, 0);
+}
+
 #define KVA	0xffff800080123454ULL
 #define UVA	0x0000aaaad0001234ULL
 
@@ -495,6 +532,7 @@ static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(identify_v8p9),
 	KUNIT_CASE(new_unit_untouched_until_cpu_answers),
 	KUNIT_CASE(identify_refuses_other_cpus_frame),
+	KUNIT_CASE(events_count_enable),
 	KUNIT_CASE(mmio_debug_frame_read_only_when_up),
 	KUNIT_CASE(identify_v8p2_no_pmpcsctl),
 	KUNIT_CASE(identify_refuses_other_frames),
