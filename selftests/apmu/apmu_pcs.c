@@ -390,6 +390,8 @@ static void excl_user(struct perf_event_attr *a) { a->exclude_user = 1; }
 static void callchain(struct perf_event_attr *a) { a->sample_type |= PERF_SAMPLE_CALLCHAIN; }
 static void config1(struct perf_event_attr *a) { a->config = 1; }
 static void freq(struct perf_event_attr *a) { a->freq = 1; a->sample_freq = 1000; }
+static void sigtrap(struct perf_event_attr *a) { a->sigtrap = 1; a->remove_on_exec = 1; }
+static void inherit(struct perf_event_attr *a) { a->inherit = 1; }
 
 TEST(perf_event_open_errnos)
 {
@@ -404,6 +406,13 @@ TEST(perf_event_open_errnos)
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, -1, excl_user));
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, -1, callchain));
 	EXPECT_EQ(-EINVAL, pcs_open(type, 1, -1, config1));
+	EXPECT_EQ(-EINVAL, pcs_open(type, 1, -1, sigtrap));	/* perf core: no task */
+	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, sigtrap));	/* apmu_pcs */
+	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, inherit));	/* per task */
+	fd = pcs_open(type, 1, -1, inherit);	/* perf record -C sets it: ignored */
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
 	fd = pcs_open(type, 1, -1, NULL);
 	EXPECT_LE(0, fd);
 	if (fd >= 0)

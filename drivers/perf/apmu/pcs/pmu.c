@@ -157,6 +157,15 @@ static int pcs_event_init(struct perf_event *event)
 
 	if (attr->type != event->pmu->type)
 		return -ENOENT;
+	/* perf core refuses it without a task itself (EINVAL); say why here too */
+	if (attr->sigtrap) {
+		pr_debug("apmu_pcs: sigtrap refused: samples are delivered late, not at the sampled PC\n");
+		return -EOPNOTSUPP;
+	}
+	/*
+	 * inherit only matters for per-task events, refused here; on a CPU event perf
+	 * ignores it, and perf record sets it for -C too, so it is accepted there.
+	 */
 	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK)) {
 		pr_debug("apmu_pcs: per-task events refused: the frame samples whatever the CPU runs\n");
 		return -EOPNOTSUPP;
@@ -341,7 +350,14 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 		data.cpu_entry.reserved = 0;
 		data.tid_entry.pid = r->pid;
 		data.tid_entry.tid = r->tid;
-		data.sample_flags |= PERF_SAMPLE_TIME | PERF_SAMPLE_CPU | PERF_SAMPLE_TID;
+		/*
+		 * IP is the sampled PC, set here: perf would otherwise take it from
+		 * perf_instruction_pointer(), which gives the guest's PC while a vCPU
+		 * is loaded on this CPU.
+		 */
+		data.ip = r->pc;
+		data.sample_flags |= PERF_SAMPLE_IP | PERF_SAMPLE_TIME | PERF_SAMPLE_CPU |
+				     PERF_SAMPLE_TID;
 		memset(&regs, 0, sizeof(regs));
 		regs.pc = r->pc;
 		regs.pstate = pcs_el_mode[r->el & 3];
