@@ -67,7 +67,8 @@ struct apmu_pcs_rec {
  * @kicks: @kick IPIs sent and not yet finished (pcs_send_kick() to the end of
  *	pcs_kick()): the event is not freed while one may still run. An async CSD is
  *	unlocked before its function runs, so its own flags cannot tell that
- * @reader: the CPU @timer runs on
+ * @reader: the CPU @timer runs on (READ_ONCE/WRITE_ONCE: written by add(), the timer
+ *	and the hotplug callbacks)
  * @period: the sampling period in nanoseconds (perf's frequency logic may change
  *	hw.sample_period, which apmu_pcs does not use)
  * @delivering: pcs_deliver() is running (perf may call stop() from inside it)
@@ -109,7 +110,8 @@ static LIST_HEAD(pcs_active);
  */
 int apmu_pcs_reader_cpu(int target)
 {
-	return cpumask_any_but(cpu_online_mask, target);
+	/* active, not just online: a CPU being taken down is online until late */
+	return cpumask_any_but(cpu_active_mask, target);
 }
 
 static void pcs_event_destroy(struct perf_event *event)
@@ -294,14 +296,16 @@ static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 {
 	struct apmu_pcs_event *pe = container_of(timer, struct apmu_pcs_event, timer);
 	u64 period = pe->period;
+	int reader;
 
 	if (!READ_ONCE(pe->active))
 		return HRTIMER_NORESTART;
 	/* Moved here by a hotplug migration? Never sample a CPU from itself. */
 	if (smp_processor_id() == pe->unit->cpu) {
-		pe->reader = apmu_pcs_reader_cpu(pe->unit->cpu);
-		if (pe->reader < nr_cpu_ids)
-			pcs_send_kick(pe, pe->reader);
+		reader = apmu_pcs_reader_cpu(pe->unit->cpu);
+		WRITE_ONCE(pe->reader, reader);
+		if (reader < nr_cpu_ids)
+			pcs_send_kick(pe, reader);
 		return HRTIMER_NORESTART;
 	}
 	if (!READ_ONCE(pe->stopped))
@@ -403,7 +407,7 @@ static int pcs_add(struct perf_event *event, int flags)
 {
 	struct apmu_pcs_event *pe = event->pmu_private;
 	struct apmu_pcs_unit *u = pe->unit;
-	int ret;
+	int reader, ret;
 
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	/* EN counted across events; refused while root suspended it or SS is set */
@@ -415,9 +419,10 @@ static int pcs_add(struct perf_event *event, int flags)
 	raw_spin_lock(&pcs_active_lock);
 	list_add(&pe->node, &pcs_active);
 	WRITE_ONCE(pe->active, true);
-	pe->reader = apmu_pcs_reader_cpu(u->cpu);
-	if (pe->reader < nr_cpu_ids)
-		pcs_send_kick(pe, pe->reader);
+	reader = apmu_pcs_reader_cpu(u->cpu);
+	WRITE_ONCE(pe->reader, reader);
+	if (reader < nr_cpu_ids)
+		pcs_send_kick(pe, reader);
 	raw_spin_unlock(&pcs_active_lock);
 	return 0;
 }
@@ -465,18 +470,20 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 {
 	struct apmu_pcs_event *pe;
 	unsigned long flags;
+	int reader;
 
 	raw_spin_lock_irqsave(&pcs_active_lock, flags);
 	list_for_each_entry(pe, &pcs_active, node) {
-		if (pe->reader != cpu)
+		if (READ_ONCE(pe->reader) != cpu)
 			continue;
 		/* IRQs are off on this CPU: the callback is not running */
 		hrtimer_try_to_cancel(&pe->timer);
-		pe->reader = cpumask_nth_andnot(0, cpu_online_mask, cpumask_of(cpu));
-		if (pe->reader == pe->unit->cpu)
-			pe->reader = cpumask_nth_andnot(1, cpu_online_mask, cpumask_of(cpu));
-		if (pe->reader < nr_cpu_ids)
-			pcs_send_kick(pe, pe->reader);
+		reader = cpumask_nth_andnot(0, cpu_active_mask, cpumask_of(cpu));
+		if (reader == pe->unit->cpu)
+			reader = cpumask_nth_andnot(1, cpu_active_mask, cpumask_of(cpu));
+		WRITE_ONCE(pe->reader, reader);
+		if (reader < nr_cpu_ids)
+			pcs_send_kick(pe, reader);
 	}
 	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
 }
@@ -492,9 +499,9 @@ void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 
 	raw_spin_lock_irqsave(&pcs_active_lock, flags);
 	list_for_each_entry(pe, &pcs_active, node) {
-		if (pe->reader < nr_cpu_ids || pe->unit->cpu == cpu)
+		if (READ_ONCE(pe->reader) < nr_cpu_ids || pe->unit->cpu == cpu)
 			continue;
-		pe->reader = cpu;
+		WRITE_ONCE(pe->reader, cpu);
 		pcs_send_kick(pe, cpu);
 	}
 	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
