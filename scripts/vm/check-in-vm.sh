@@ -127,15 +127,20 @@ section_end "kselftest:apmu_pmu:nosample" $rc
 # cpuN/amu files and apmu_amu PMU, reached through apmu_amu_test.ko
 section "kselftest:apmu_amu"
 # the plain VM first (no AMU, no model), then everything else over the model
-if insmod ./apmu.ko && ./apmu_amu -t no_amu_without_model && insmod ./apmu_amu_test.ko; then
+step="insmod apmu.ko"
+if insmod ./apmu.ko && step="apmu_amu -t no_amu_without_model (plain VM)" &&
+   ./apmu_amu -t no_amu_without_model && step="insmod apmu_amu_test.ko" &&
+   insmod ./apmu_amu_test.ko; then
 	./apmu_amu -T no_amu_without_model
 	rc=$?
 	rmmod apmu_amu_test || rc=1
 	rmmod apmu || rc=1
 else
 	echo "1..1"
-	echo "not ok 1 insmod apmu_amu_test.ko"
+	echo "not ok 1 $step failed"
 	rc=1
+	# later sections insmod apmu.ko themselves
+	if grep -q '^apmu ' /proc/modules; then rmmod apmu || true; fi
 fi
 section_end "kselftest:apmu_amu" $rc
 

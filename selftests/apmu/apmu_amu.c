@@ -166,9 +166,17 @@ static int amu_open_attr(struct perf_event_attr *attr, int cpu)
 TEST(no_amu_without_model)
 {
 	int cpu, n = sysconf(_SC_NPROCESSORS_CONF);
+	char midr[32] = "?", cpus[64] = "?";
 
 	if (model_loaded())
 		SKIP(return, "apmu_amu_test.ko loaded");
+	/* apmu registered apmu_amu itself: these CPUs really have an AMU */
+	if (access(AMU_PMU, F_OK) == 0) {
+		apmu_read_file(CPU_DIR "/cpu0/regs/identification/midr_el1", midr, sizeof(midr));
+		apmu_read_file(AMU_PMU "/cpus", cpus, sizeof(cpus));
+		SKIP(return, "real AMU hardware: CPUs %s have an AMU (cpu0 MIDR_EL1 %s)",
+		     cpus, midr);
+	}
 	for (cpu = 0; cpu < n; cpu++)
 		EXPECT_FALSE(amu_dir(cpu)) TH_LOG("cpu%d has amu/", cpu);
 	EXPECT_NE(0, access(AMU_PMU, F_OK));
@@ -443,6 +451,42 @@ TEST(perf_stat_tool)
 			core = 1;
 	fclose(f);
 	EXPECT_TRUE(core);
+}
+
+/* perf stat -a with cpu1 offline: the PMU's cpus follow, so perf opens on cpu0 only */
+TEST(perf_stat_cpu_offline)
+{
+	char line[256], cpus[64];
+	int core = 0, ret;
+	FILE *f;
+
+	REQUIRE_MODEL();
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf tool");
+	if (access(CPU_DIR "/cpu1/online", W_OK))
+		SKIP(return, "cpu1 cannot be offlined");
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpus", cpus, sizeof(cpus)));
+	EXPECT_STREQ("0-1", cpus);
+	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpus", cpus, sizeof(cpus)));
+	EXPECT_STREQ("0", cpus);
+	ret = system("perf stat -a -x, -o /tmp/amu_off.txt "
+		     "-e apmu_amu/core_cycles/ -- sleep 0.1");
+	f = fopen("/tmp/amu_off.txt", "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			TH_LOG("%s", line);
+		if (strstr(line, ",apmu_amu/core_cycles/") && atoll(line) > 0)
+			core = 1;
+	}
+	if (f)
+		fclose(f);
+	EXPECT_EQ(0, set_online(1, 1));
+	EXPECT_EQ(0, ret);
+	EXPECT_TRUE(core) TH_LOG("perf stat -a did not count with cpu1 offline");
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpus", cpus, sizeof(cpus)));
+	EXPECT_STREQ("0-1", cpus);
 }
 
 /* Hotplug: cpuN/amu goes and comes with the CPU; a CPU without an AMU has none */

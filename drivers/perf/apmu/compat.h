@@ -11,6 +11,7 @@
 #define __APMU_COMPAT_H__
 
 #include <linux/perf_event.h>
+#include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/version.h>
 #include <asm/sysreg.h>
@@ -52,6 +53,20 @@ static inline void apmu_compat_set_parent(struct pmu *p, struct device *dev)
 {
 #if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
 	p->parent = dev;
+#endif
+}
+
+/*
+ * The running task's perf context for hardware events: task_struct::perf_event_ctxp is
+ * one pointer since 6.2 (perf core's context rewrite); before, an array indexed by the
+ * context type, of which hardware PMUs use perf_hw_context.
+ */
+static inline struct perf_event_context *apmu_compat_task_ctx(struct task_struct *task)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+	return READ_ONCE(task->perf_event_ctxp);
+#else
+	return READ_ONCE(task->perf_event_ctxp[perf_hw_context]);
 #endif
 }
 

@@ -281,10 +281,14 @@ static int __init apmu_init(void)
 	if (ret)
 		goto remove_hp_state;
 	apmu_report_taken_nodes();
-	/* The AMU unit does not depend on the core PMU: it works whoever drives the PMU */
+	/*
+	 * The AMU unit does not depend on the core PMU: it works whoever drives the PMU. Its
+	 * failure does not fail apmu (the core PMU and PC sampling go on); then
+	 * apmu_amu_exit() does nothing.
+	 */
 	ret = apmu_amu_init();
 	if (ret)
-		goto unregister_driver;
+		pr_warn("apmu: amu: AMU unit not available (%d); going on without it\n", ret);
 	if (apmu_nr_pmus)
 		apmu_user_access_register();
 	/* PC sampling stands on its own: it works without a core PMU */
@@ -296,7 +300,6 @@ static int __init apmu_init(void)
 exit_amu_and_sysctl:
 	apmu_user_access_unregister();
 	apmu_amu_exit();
-unregister_driver:
 	platform_driver_unregister(&apmu_driver);
 remove_hp_state:
 	cpuhp_remove_multi_state(apmu_hp_state);

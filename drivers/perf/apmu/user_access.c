@@ -67,8 +67,9 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_user_access_get);
  * user-read events (perf_event_context::nr_user, which perf core keeps for exactly
  * this)? The in-tree driver reads the same two fields through perf_cpu_task_ctx(),
  * which modules cannot call; this is the one place apmu reads perf core's context
- * state. Called with IRQs off on the task's own CPU: perf frees a context only after
- * RCU and after switching it out, so it cannot go away here.
+ * state (apmu_compat_task_ctx() for the field's older shape). Called with IRQs off on
+ * the task's own CPU: perf frees a context only after RCU and after switching it out,
+ * so it cannot go away here.
  *
  * The answer depends on the context, not on which of its events are on the counters
  * right now: perf's user-space read takes the index, then the MRS, and the task may be
@@ -78,7 +79,7 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_user_access_get);
  */
 static bool apmu_task_wants_user_access(void)
 {
-	struct perf_event_context *ctx = READ_ONCE(current->perf_event_ctxp);
+	struct perf_event_context *ctx = apmu_compat_task_ctx(current);
 
 	return ctx && READ_ONCE(ctx->nr_user) &&
 	       (READ_ONCE(ctx->is_active) & APMU_CTX_SCHEDULED);

@@ -19,6 +19,8 @@
 
 static enum cpuhp_state apmu_amu_hp_state;
 static struct apmu_amu apmu_amu_hw = { .regs = &apmu_amu_sysregs };
+/* apmu_amu_init() succeeded: apmu_amu_exit() has something to undo */
+static bool apmu_amu_hw_up;
 
 /* CurrentEL.EL, bits [3:2] */
 #define APMU_CURRENTEL_EL	GENMASK_ULL(3, 2)
@@ -40,23 +42,34 @@ static u8 apmu_amu_highest_el(u64 pfr0)
 static void apmu_amu_discover_local(struct apmu_amu *amu, struct apmu_amu_cpu *info)
 {
 	const struct apmu_amu_regs *r = amu->regs;
-	u64 cfgr, cgcr;
+	u64 cfgr, cgcr, pfr0;
 
 	*info = (struct apmu_amu_cpu) { .absent = APMU_AMU_NOT_ENABLED };
 	if (!r->kernel_enabled())
 		return;
 
+	pfr0 = r->read(APMU_AMU_R_PFR0, 0);
+	info->version = FIELD_GET(ID_AA64PFR0_EL1_AMU_MASK, pfr0);
 	info->cur_el = FIELD_GET(APMU_CURRENTEL_EL, r->read(APMU_AMU_R_CURRENTEL, 0));
-	info->high_el = apmu_amu_highest_el(r->read(APMU_AMU_R_PFR0, 0));
-	/* AMCNTENSET1/CLR1_EL0 writes: IsHighestEL(PSTATE.EL), else UNDEFINED */
-	info->writable = info->cur_el == info->high_el;
+	info->high_el = apmu_amu_highest_el(pfr0);
+	/*
+	 * AMCNTENSET1/CLR1_EL0 writes: IsHighestEL(PSTATE.EL), else UNDEFINED. Only a kernel
+	 * at EL2 on a CPU without EL3 knows it is there: a kernel at EL1 is never taken to be
+	 * at the highest EL, as a hypervisor may hide EL2 in ID_AA64PFR0_EL1.
+	 */
+	info->writable = info->cur_el == 2 &&
+			 FIELD_GET(ID_AA64PFR0_EL1_EL3_MASK, pfr0) == APMU_AMU_EL_NI;
 
 	cfgr = r->read(APMU_AMU_R_AMCFGR, 0);
 	cgcr = r->read(APMU_AMU_R_AMCGCR, 0);
 	info->ncg = FIELD_GET(APMU_AMCFGR_NCG, cfgr);
 	info->cg0nc = min_t(u64, FIELD_GET(APMU_AMCGCR_CG0NC, cgcr), APMU_AMU_NR_G0);
-	/* AMCFGR_EL0.NCG == 0: no group 1, and its registers are UNDEFINED */
-	if (info->ncg)
+	/*
+	 * AMCFGR_EL0.NCG == 0: no group 1, and its registers are UNDEFINED. AMUv1p1: group 1
+	 * may be sparse (AMCG1IDR_EL0), which is not handled: not exposed at all, rather
+	 * than risk reading an unimplemented (UNDEFINED) counter.
+	 */
+	if (info->ncg && info->version < APMU_AMU_V1P1)
 		info->cg1nc = min_t(u64, FIELD_GET(APMU_AMCGCR_CG1NC, cgcr), APMU_AMU_NR_G1);
 	info->const_broken = r->const_broken();
 	info->absent = APMU_AMU_PRESENT;
@@ -85,17 +98,45 @@ static void apmu_amu_discover_fn(void *data)
 	apmu_amu_discover_local(c->amu, c->info);
 }
 
-/* Recompute what the PMU offers: the largest counts of any CPU with an AMU */
+/* Recompute what the PMU offers: the largest counts of any CPU with an AMU; lock held */
 static void apmu_amu_update_max(struct apmu_amu *amu)
 {
 	unsigned int cpu;
 
 	amu->g0_max = 0;
 	amu->g1_max = 0;
+	amu->const_ok = false;
 	for_each_cpu(cpu, &amu->cpus) {
 		amu->g0_max = max(amu->g0_max, amu->info[cpu].cg0nc);
 		amu->g1_max = max(amu->g1_max, amu->info[cpu].cg1nc);
+		if (!amu->info[cpu].const_broken &&
+		    amu->info[cpu].cg0nc > APMU_AMU_G0_CONST)
+			amu->const_ok = true;
 	}
+}
+
+/*
+ * Publish what discovery found on the online @cpu, under the lock readers take: a
+ * rediscovery is never seen half-written, and a reader never uses counter limits of
+ * the old discovery with the registers of the new one.
+ */
+static void apmu_amu_publish(struct apmu_amu *amu, unsigned int cpu,
+			     struct apmu_amu_cpu *info)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&amu->lock, flags);
+	info->sysfs = amu->info[cpu].sysfs;	/* sysfs.c's, not discovery's */
+	amu->info[cpu] = *info;
+	if (info->absent == APMU_AMU_PRESENT) {
+		cpumask_set_cpu(cpu, &amu->cpus);
+		cpumask_set_cpu(cpu, &amu->online);
+	} else {
+		cpumask_clear_cpu(cpu, &amu->cpus);
+		cpumask_clear_cpu(cpu, &amu->online);
+	}
+	apmu_amu_update_max(amu);
+	raw_spin_unlock_irqrestore(&amu->lock, flags);
 }
 
 /**
@@ -114,22 +155,24 @@ int apmu_amu_discover(struct apmu_amu *amu, unsigned int cpu)
 	ret = smp_call_function_single(cpu, apmu_amu_discover_fn, &c, 1);
 	if (ret)
 		return ret;
-	amu->info[cpu] = info;
-	if (info.absent == APMU_AMU_PRESENT)
-		cpumask_set_cpu(cpu, &amu->cpus);
-	else
-		cpumask_clear_cpu(cpu, &amu->cpus);
-	apmu_amu_update_max(amu);
+	apmu_amu_publish(amu, cpu, &info);
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_amu_discover);
 
-/*
- * May @reg/@n be accessed on a CPU that discovery described as @info? Only what discovery
- * found implemented: never group-1 registers when NCG == 0, never counters >= CG<g>NC.
+/**
+ * apmu_amu_reg_ok() - may @reg/@n be accessed on a CPU that discovery described as @info?
+ * @info: the discovery result
+ * @reg: the register
+ * @n: the counter, for the per-counter registers
+ *
+ * Only what discovery found implemented: never group-1 registers when NCG == 0 (or on
+ * AMUv1p1), never counters >= CG<g>NC, never an erratum-broken AMEVCNTR0<1>.
+ *
+ * Return: true if the access is allowed.
  */
-static bool apmu_amu_reg_ok(const struct apmu_amu_cpu *info, enum apmu_amu_reg reg,
-			    unsigned int n)
+bool apmu_amu_reg_ok(const struct apmu_amu_cpu *info, enum apmu_amu_reg reg,
+		     unsigned int n)
 {
 	if (info->absent != APMU_AMU_PRESENT)
 		return false;
@@ -148,6 +191,33 @@ static bool apmu_amu_reg_ok(const struct apmu_amu_cpu *info, enum apmu_amu_reg r
 	default:
 		return false;
 	}
+}
+
+/**
+ * apmu_amu_cpu_ok() - apmu_amu_reg_ok() on the current discovery result of @cpu
+ * @amu: the unit
+ * @cpu: the CPU
+ * @reg: the register
+ * @n: the counter, for the per-counter registers
+ * @info: where the discovery result the decision was made on is copied
+ *
+ * Callable with IRQs off (the perf read path).
+ *
+ * Return: true if the access is allowed.
+ */
+bool apmu_amu_cpu_ok(struct apmu_amu *amu, unsigned int cpu, enum apmu_amu_reg reg,
+		     unsigned int n, struct apmu_amu_cpu *info)
+{
+	unsigned long flags;
+
+	if (cpu >= nr_cpu_ids) {
+		*info = (struct apmu_amu_cpu) { .absent = APMU_AMU_NOT_DISCOVERED };
+		return false;
+	}
+	raw_spin_lock_irqsave(&amu->lock, flags);
+	*info = amu->info[cpu];
+	raw_spin_unlock_irqrestore(&amu->lock, flags);
+	return apmu_amu_reg_ok(info, reg, n);
 }
 
 static void apmu_amu_read_fn(void *data)
@@ -173,9 +243,10 @@ int apmu_amu_read(struct apmu_amu *amu, unsigned int cpu, enum apmu_amu_reg reg,
 		  unsigned int n, u64 *val)
 {
 	struct apmu_amu_call c = { .amu = amu, .reg = reg, .n = n };
+	struct apmu_amu_cpu info;
 	int ret;
 
-	if (cpu >= nr_cpu_ids || !apmu_amu_reg_ok(&amu->info[cpu], reg, n))
+	if (!apmu_amu_cpu_ok(amu, cpu, reg, n, &info))
 		return -ENODEV;
 	ret = smp_call_function_single(cpu, apmu_amu_read_fn, &c, 1);
 	if (ret)
@@ -200,27 +271,26 @@ static void apmu_amu_write_fn(void *data)
  * @on: enable (AMCNTENSET1_EL0, W1S) or disable (AMCNTENCLR1_EL0, W1C)
  *
  * Writes bit @n only. AMCNTENSET1/CLR1_EL0 writes are UNDEFINED below the highest
- * implemented Exception level: there the MSR is never executed.
+ * implemented Exception level: the MSR is executed only by a kernel at EL2 on a CPU
+ * without EL3, never by a kernel at EL1.
  *
- * Return: 0; -EPERM below the highest implemented EL; -ENODEV if @cpu has no counter @n;
+ * Return: 0; -EPERM unless the kernel is at EL2 and EL3 is not implemented; -ENODEV if
+ * @cpu has no counter @n;
  * -ENXIO if @cpu is offline.
  */
 int apmu_amu_set_enable(struct apmu_amu *amu, unsigned int cpu, unsigned int n, bool on)
 {
 	struct apmu_amu_call c = { .amu = amu, .val = BIT_ULL(n) };
-	const struct apmu_amu_cpu *info;
+	struct apmu_amu_cpu info;
 
-	if (cpu >= nr_cpu_ids)
-		return -ENODEV;
-	info = &amu->info[cpu];
-	if (!apmu_amu_reg_ok(info, APMU_AMU_R_EVCNTR1, n)) {
+	if (!apmu_amu_cpu_ok(amu, cpu, APMU_AMU_R_EVCNTR1, n, &info)) {
 		pr_debug("cpu%u: no group-1 counter %u (AMCGCR_EL0.CG1NC=%u)\n",
-			 cpu, n, info->cg1nc);
+			 cpu, n, info.cg1nc);
 		return -ENODEV;
 	}
-	if (!info->writable) {
-		pr_debug("cpu%u: AMCNTEN%s1_EL0 is writable only at the highest implemented Exception level (EL%u); the kernel runs at EL%u\n",
-			 cpu, on ? "SET" : "CLR", info->high_el, info->cur_el);
+	if (!info.writable) {
+		pr_debug("cpu%u: AMCNTEN%s1_EL0 is written only by a kernel at EL2 with no EL3 (the highest implemented Exception level for sure); the kernel runs at EL%u, highest EL shown EL%u\n",
+			 cpu, on ? "SET" : "CLR", info.cur_el, info.high_el);
 		return -EPERM;
 	}
 	c.reg = on ? APMU_AMU_R_CNTENSET1 : APMU_AMU_R_CNTENCLR1;
@@ -237,26 +307,35 @@ static int apmu_amu_cpu_online(unsigned int cpu, struct hlist_node *node)
 	struct apmu_amu *amu = hlist_entry_safe(node, struct apmu_amu, node);
 	struct apmu_amu_cpu info;
 
+	int ret;
+
 	preempt_disable();
 	apmu_amu_discover_local(amu, &info);
 	preempt_enable();
-	amu->info[cpu] = info;
-	if (info.absent != APMU_AMU_PRESENT) {
-		cpumask_clear_cpu(cpu, &amu->cpus);
-		apmu_amu_update_max(amu);
+	apmu_amu_publish(amu, cpu, &info);
+	if (info.absent != APMU_AMU_PRESENT)
 		return 0;
-	}
-	cpumask_set_cpu(cpu, &amu->cpus);
-	apmu_amu_update_max(amu);
-	return apmu_amu_sysfs_add(amu, cpu);
+	/* a missing amu/ directory must not keep the CPU offline */
+	ret = apmu_amu_sysfs_add(amu, cpu);
+	if (ret)
+		pr_warn_once("cpu%u: cannot create amu/ (%d); the CPU goes online without it\n",
+			     cpu, ret);
+	return 0;
 }
 
-/* The CPU's amu/ goes with it; its discovery results stay for open perf events */
+/*
+ * The CPU's amu/ goes with it, and it leaves the PMU's cpus (perf -a opens events on
+ * those); its discovery results stay
+ */
 static int apmu_amu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
 	struct apmu_amu *amu = hlist_entry_safe(node, struct apmu_amu, node);
+	unsigned long flags;
 
 	apmu_amu_sysfs_remove(amu, cpu);
+	raw_spin_lock_irqsave(&amu->lock, flags);
+	cpumask_clear_cpu(cpu, &amu->online);
+	raw_spin_unlock_irqrestore(&amu->lock, flags);
 	return 0;
 }
 
@@ -277,7 +356,9 @@ int apmu_amu_register(struct apmu_amu *amu)
 		return -ENOMEM;
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		amu->info[cpu].absent = APMU_AMU_NOT_DISCOVERED;
+	raw_spin_lock_init(&amu->lock);
 	cpumask_clear(&amu->cpus);
+	cpumask_clear(&amu->online);
 
 	ret = cpuhp_state_add_instance(apmu_amu_hp_state, &amu->node);
 	if (ret)
@@ -324,6 +405,9 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_amu_unregister);
 /**
  * apmu_amu_init() - module init: the hotplug state, then the unit over the real registers
  *
+ * On failure nothing is left behind and apmu_amu_exit() does nothing: the caller may go
+ * on without the AMU unit.
+ *
  * Return: 0 or a negative errno.
  */
 int apmu_amu_init(void)
@@ -338,9 +422,12 @@ int apmu_amu_init(void)
 
 	apmu_amu_hw.owner = THIS_MODULE;
 	ret = apmu_amu_register(&apmu_amu_hw);
-	if (ret)
+	if (ret) {
 		cpuhp_remove_multi_state(apmu_amu_hp_state);
-	return ret;
+		return ret;
+	}
+	apmu_amu_hw_up = true;
+	return 0;
 }
 
 /**
@@ -348,6 +435,9 @@ int apmu_amu_init(void)
  */
 void apmu_amu_exit(void)
 {
+	if (!apmu_amu_hw_up)
+		return;
+	apmu_amu_hw_up = false;
 	apmu_amu_unregister(&apmu_amu_hw);
 	cpuhp_remove_multi_state(apmu_amu_hp_state);
 }

@@ -6,8 +6,10 @@
  * The AMU is live kernel state: Linux reads AMEVCNTR0<0> (core cycles) and AMEVCNTR0<1>
  * (constant-frequency cycles) for frequency invariance. This unit only reads it, with one
  * exception: the group-1 enables (AMCNTENSET1_EL0/AMCNTENCLR1_EL0), written one bit at a
- * time and only where the kernel runs at the highest implemented Exception level, the only
- * level at which those writes are not UNDEFINED. Group-0 enables are never written, no
+ * time and only by a kernel at EL2 (VHE) on a CPU without EL3: then EL2 is certainly the
+ * highest implemented Exception level, the only level at which those writes are not
+ * UNDEFINED. A kernel at EL1 never writes them (a hypervisor may hide EL2 from
+ * ID_AA64PFR0_EL1). Group-0 enables are never written, no
  * counter is ever written, and AMUSERENR_EL0 is never touched.
  *
  * The registers are reached through a &struct apmu_amu_regs table: the real system
@@ -21,6 +23,7 @@
 #include <linux/list.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
+#include <linux/spinlock.h>
 #include <linux/types.h>
 
 /* AMCFGR_EL0 (Activity Monitors Configuration Register) */
@@ -43,6 +46,11 @@
 
 /* ID_AA64PFR0_EL1.EL2/EL3 value meaning "not implemented" */
 #define APMU_AMU_EL_NI		0
+/*
+ * ID_AA64PFR0_EL1.AMU from which on (AMUv1p1) group 1 may be sparse (AMCG1IDR_EL0) and
+ * AMCR_EL0.CG1RZ may apply: not handled, so group 1 is not exposed at all there
+ */
+#define APMU_AMU_V1P1		2
 
 /**
  * enum apmu_amu_reg - the registers the AMU unit reaches through &struct apmu_amu_regs
@@ -111,13 +119,17 @@ enum apmu_amu_absent {
  * struct apmu_amu_cpu - what discovery found on one CPU
  * @absent: %APMU_AMU_PRESENT, or why the CPU has no AMU unit
  * @const_broken: AMEVCNTR0<1> is not to be trusted (erratum): not offered
- * @writable: running at the highest implemented Exception level: AMCNTENSET1/CLR1 writes
- *	are defined here
+ * @writable: the kernel runs at EL2 (VHE) and EL3 is not implemented: EL2 is the highest
+ *	implemented Exception level and AMCNTENSET1/CLR1 writes are defined here. Never
+ *	true for a kernel at EL1, even if ID_AA64PFR0_EL1 shows no EL2 (a hypervisor may
+ *	hide it)
  * @cur_el: Exception level the kernel runs at (CurrentEL.EL)
  * @high_el: highest implemented Exception level (ID_AA64PFR0_EL1.EL3, .EL2)
+ * @version: ID_AA64PFR0_EL1.AMU (1: AMUv1, %APMU_AMU_V1P1: AMUv1p1)
  * @ncg: counter groups implemented minus one (AMCFGR_EL0.NCG)
  * @cg0nc: group-0 counters offered: AMCGCR_EL0.CG0NC, at most %APMU_AMU_NR_G0
- * @cg1nc: group-1 counters: AMCGCR_EL0.CG1NC (0 when NCG == 0), at most %APMU_AMU_NR_G1
+ * @cg1nc: group-1 counters: AMCGCR_EL0.CG1NC (0 when NCG == 0, and on AMUv1p1, whose
+ *	group 1 is not handled), at most %APMU_AMU_NR_G1
  * @sysfs: this unit created the CPU's amu/ group
  */
 struct apmu_amu_cpu {
@@ -126,6 +138,7 @@ struct apmu_amu_cpu {
 	bool writable;
 	u8 cur_el;
 	u8 high_el;
+	u8 version;
 	u8 ncg;
 	u8 cg0nc;
 	u8 cg1nc;
@@ -138,25 +151,32 @@ struct apmu_amu_cpu {
  * @regs: register backend
  * @name: PMU name (%NULL: "apmu_amu")
  * @owner: module that owns @pmu (pinned by open events)
- * @cpus: CPUs on which discovery found an AMU (the PMU's "cpus")
+ * @cpus: CPUs on which discovery found an AMU, online or not
+ * @online: the online CPUs of @cpus: the PMU's "cpus", where events may be opened
+ * @lock: serializes updates of @info, @cpus, @online and the maxima with their readers
+ *	(event_init, the counter reads of events and of sysfs files)
  * @info: discovery results, by CPU (nr_cpu_ids entries)
  * @node: cpuhp instance
  * @pmu: the apmu_amu perf PMU
  * @pmu_registered: @pmu is registered with perf
  * @g1_max: largest CG1NC found on any CPU (events/ offered)
  * @g0_max: largest offered CG0NC on any CPU
+ * @const_ok: some CPU of @cpus has a trustworthy AMEVCNTR0<1> (const_cycles offered)
  */
 struct apmu_amu {
 	const struct apmu_amu_regs *regs;
 	const char *name;
 	struct module *owner;
 	cpumask_t cpus;
+	cpumask_t online;
+	raw_spinlock_t lock;
 	struct apmu_amu_cpu *info;
 	struct hlist_node node;
 	struct pmu pmu;
 	bool pmu_registered;
 	u8 g1_max;
 	u8 g0_max;
+	bool const_ok;
 };
 
 /* perf config layout: config[3:0] counter number, config[8] group */
@@ -174,6 +194,10 @@ static inline void apmu_amu_exit(void) { }
 int apmu_amu_register(struct apmu_amu *amu);
 void apmu_amu_unregister(struct apmu_amu *amu);
 int apmu_amu_discover(struct apmu_amu *amu, unsigned int cpu);
+bool apmu_amu_reg_ok(const struct apmu_amu_cpu *info, enum apmu_amu_reg reg,
+		     unsigned int n);
+bool apmu_amu_cpu_ok(struct apmu_amu *amu, unsigned int cpu, enum apmu_amu_reg reg,
+		     unsigned int n, struct apmu_amu_cpu *info);
 int apmu_amu_read(struct apmu_amu *amu, unsigned int cpu, enum apmu_amu_reg reg,
 		  unsigned int n, u64 *val);
 int apmu_amu_set_enable(struct apmu_amu *amu, unsigned int cpu, unsigned int n, bool on);

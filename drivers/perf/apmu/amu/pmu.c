@@ -3,10 +3,12 @@
  * apmu: the apmu_amu perf PMU: counting events over the AMU's free-running counters.
  *
  * The counters are never written, enabled or disabled: an event is the difference of two
- * reads of AMEVCNTR0<n>_EL0 or AMEVCNTR1<n>_EL0 on its CPU (64-bit, so a wrap between
- * reads still gives the right difference). The counters count every context of the CPU,
- * so events are CPU-wide only: per-task counting would charge a task with interrupts and
- * kernel work done for others, which is not exact. Sampling and exclude_* cannot be
+ * reads of AMEVCNTR0<n>_EL0 or AMEVCNTR1<n>_EL0 on its CPU. A 64-bit wrap takes about 195
+ * years at 3 GHz: a counter found below its last value was reset (core power-down resets
+ * the AMU, or firmware reprogrammed group 1), and the event adds what it counted since.
+ * The counters count every context of the CPU, so events are CPU-wide only: per-task
+ * counting would charge a task with interrupts and kernel work done for others, which is
+ * not exact. Sampling and exclude_* cannot be
  * honoured (no overflow interrupt, no filtering): -EOPNOTSUPP, except exclude_host and
  * exclude_guest, refused with -EINVAL so that perf retries without them (see below).
  */
@@ -32,17 +34,26 @@ static unsigned int apmu_amu_ev_counter(u64 config)
 	return FIELD_GET(APMU_AMU_CFG_COUNTER, config);
 }
 
+static enum apmu_amu_reg apmu_amu_ev_reg(u64 config)
+{
+	return apmu_amu_ev_group(config) ? APMU_AMU_R_EVCNTR1 : APMU_AMU_R_EVCNTR0;
+}
+
 /* On the event's CPU, IRQs off (perf core calls add/del/start/stop/read there) */
 static u64 apmu_amu_ev_read(struct perf_event *event)
 {
 	struct apmu_amu *amu = to_amu(event->pmu);
 	u64 config = event->attr.config;
+	unsigned int n = apmu_amu_ev_counter(config);
+	struct apmu_amu_cpu info;
 
-	/* the CPU lost its AMU (a late rediscovery): the event stops moving */
-	if (amu->info[smp_processor_id()].absent != APMU_AMU_PRESENT)
+	/*
+	 * A rediscovery since event_init may have taken the AMU, or counter n, away from
+	 * this CPU: the event stops moving rather than read an unimplemented counter.
+	 */
+	if (!apmu_amu_cpu_ok(amu, smp_processor_id(), apmu_amu_ev_reg(config), n, &info))
 		return local64_read(&event->hw.prev_count);
-	return amu->regs->read(apmu_amu_ev_group(config) ? APMU_AMU_R_EVCNTR1 :
-			       APMU_AMU_R_EVCNTR0, apmu_amu_ev_counter(config));
+	return amu->regs->read(apmu_amu_ev_reg(config), n);
 }
 
 static void apmu_amu_ev_update(struct perf_event *event)
@@ -54,17 +65,22 @@ static void apmu_amu_ev_update(struct perf_event *event)
 		prev = local64_read(&hwc->prev_count);
 		now = apmu_amu_ev_read(event);
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
-	/* 64-bit counters: modulo 2^64, a wrap between two reads is still exact */
-	local64_add(now - prev, &event->count);
+	/*
+	 * Backwards: not a 64-bit wrap (centuries away) but a reset (core power-down,
+	 * firmware): count from the reset, re-based on @now, rather than add ~2^64.
+	 */
+	local64_add(now >= prev ? now - prev : now, &event->count);
 }
 
 static int apmu_amu_ev_init(struct perf_event *event)
 {
 	struct apmu_amu *amu = to_amu(event->pmu);
 	struct perf_event_attr *attr = &event->attr;
-	const struct apmu_amu_cpu *info;
+	struct apmu_amu_cpu info;
 	struct perf_event *leader, *sibling;
+	unsigned long flags;
 	unsigned int n;
+	bool online;
 
 	if (attr->type != event->pmu->type)
 		return -ENOENT;
@@ -100,17 +116,22 @@ static int apmu_amu_ev_init(struct perf_event *event)
 			 event->pmu->name, attr->config, attr->config1, attr->config2);
 		return -EINVAL;
 	}
-	if (!cpumask_test_cpu(event->cpu, &amu->cpus)) {
-		pr_debug("%s: cpu%d has no AMU\n", event->pmu->name, event->cpu);
+	online = false;
+	if (event->cpu < nr_cpu_ids) {
+		raw_spin_lock_irqsave(&amu->lock, flags);
+		online = cpumask_test_cpu(event->cpu, &amu->online);
+		info = amu->info[event->cpu];
+		raw_spin_unlock_irqrestore(&amu->lock, flags);
+	}
+	if (!online) {
+		pr_debug("%s: cpu%d has no AMU, or is offline\n", event->pmu->name, event->cpu);
 		return -ENODEV;
 	}
-	info = &amu->info[event->cpu];
 	n = apmu_amu_ev_counter(attr->config);
-	if (apmu_amu_ev_group(attr->config) ? n >= info->cg1nc :
-	    n >= info->cg0nc || (n == APMU_AMU_G0_CONST && info->const_broken)) {
-		pr_debug("%s: cpu%d has no group-%d counter %u (AMCGCR_EL0.CG0NC=%u CG1NC=%u)\n",
+	if (!apmu_amu_reg_ok(&info, apmu_amu_ev_reg(attr->config), n)) {
+		pr_debug("%s: cpu%d has no group-%d counter %u (AMCGCR_EL0.CG0NC=%u CG1NC=%u%s)\n",
 			 event->pmu->name, event->cpu, apmu_amu_ev_group(attr->config), n,
-			 info->cg0nc, info->cg1nc);
+			 info.cg0nc, info.cg1nc, info.const_broken ? ", const counter broken" : "");
 		return -EINVAL;
 	}
 	/*
@@ -235,7 +256,10 @@ static struct attribute *apmu_amu_event_attrs[] = {
 	NULL
 };
 
-/* An event is offered if some CPU of the PMU implements its counter */
+/*
+ * An event is offered if some CPU of the PMU implements its counter (decided once, at
+ * registration); const_cycles not if every CPU has the constant-counter erratum
+ */
 static umode_t apmu_amu_event_visible(struct kobject *kobj, struct attribute *attr, int i)
 {
 	struct apmu_amu *amu = apmu_amu_dev_unit(kobj_to_dev(kobj));
@@ -245,6 +269,8 @@ static umode_t apmu_amu_event_visible(struct kobject *kobj, struct attribute *at
 
 	if (apmu_amu_ev_group(pa->id))
 		return n < amu->g1_max ? attr->mode : 0;
+	if (n == APMU_AMU_G0_CONST && !amu->const_ok)
+		return 0;
 	return n < amu->g0_max ? attr->mode : 0;
 }
 
@@ -254,10 +280,17 @@ static const struct attribute_group apmu_amu_events_group = {
 	.is_visible = apmu_amu_event_visible,
 };
 
-/* cpus: the CPUs with an AMU (perf opens -a events on these) */
+/* cpus: the online CPUs with an AMU (perf opens -a events on these) */
 static ssize_t cpus_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
-	return cpumap_print_to_pagebuf(true, buf, &apmu_amu_dev_unit(dev)->cpus);
+	struct apmu_amu *amu = apmu_amu_dev_unit(dev);
+	unsigned long flags;
+	cpumask_t online;
+
+	raw_spin_lock_irqsave(&amu->lock, flags);
+	cpumask_copy(&online, &amu->online);
+	raw_spin_unlock_irqrestore(&amu->lock, flags);
+	return cpumap_print_to_pagebuf(true, buf, &online);
 }
 static DEVICE_ATTR_RO(cpus);
 

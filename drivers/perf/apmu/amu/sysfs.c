@@ -6,14 +6,15 @@
  *				AMEVCNTR0<0..3>_EL0, group 0 by name (n < AMCGCR_EL0.CG0NC)
  *   aux<n>_event		AMEVTYPER1<n>_EL0.evtCount, n < AMCGCR_EL0.CG1NC
  *   aux<n>_count		AMEVCNTR1<n>_EL0
- *   aux<n>_enable		AMCNTENSET1_EL0.P<n>; writable (W1S/W1C of bit n) only at the
- *				highest implemented Exception level
+ *   aux<n>_enable		AMCNTENSET1_EL0.P<n>; writable (W1S/W1C of bit n) only by a
+ *				kernel at EL2 on a CPU without EL3
  *
  * Every value is read on CPU N. The files are root-only: AMU counts reveal what other
  * contexts run (the kernel keeps AMUSERENR_EL0.EN clear for the same reason).
  */
 #define pr_fmt(fmt) "apmu: amu: " fmt
 
+#include <linux/bitfield.h>
 #include <linux/cpu.h>
 #include <linux/device.h>
 #include <linux/kstrtox.h>
@@ -250,7 +251,8 @@ static ssize_t apmu_amu_store_one(struct apmu_amu *amu, unsigned int cpu,
 		return -EACCES;
 	ret = kstrtobool(buf, &on);
 	if (ret) {
-		pr_debug("cpu%u: aux%u_enable takes 0 or 1\n", cpu, a->n);
+		pr_debug("cpu%u: aux%u_enable takes a boolean (kstrtobool: 0/1, y/n, on/off)\n",
+			 cpu, a->n);
 		return -EINVAL;
 	}
 	ret = apmu_amu_set_enable(amu, cpu, a->n, on);

@@ -137,8 +137,12 @@ static u64 model_read(enum apmu_amu_reg reg, unsigned int n)
 		       FIELD_PREP(GENMASK_ULL(13, 8), 63) |
 		       FIELD_PREP(APMU_AMCFGR_NCG, m->ncg[cpu]);
 	case APMU_AMU_R_AMCGCR:
+		/*
+		 * The raw field, even when NCG == 0: the driver, not the model, must ignore
+		 * it then (a model that hid it would let a missing NCG check pass)
+		 */
 		return FIELD_PREP(APMU_AMCGCR_CG0NC, m->cg0nc[cpu]) |
-		       FIELD_PREP(APMU_AMCGCR_CG1NC, m->ncg[cpu] ? m->cg1nc[cpu] : 0);
+		       FIELD_PREP(APMU_AMCGCR_CG1NC, m->cg1nc[cpu]);
 	case APMU_AMU_R_CNTENSET0:
 	case APMU_AMU_R_CNTENCLR0:
 		/* group 0 is always counting: firmware enables it */

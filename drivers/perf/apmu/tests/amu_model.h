@@ -30,13 +30,13 @@
  * struct apmu_amu_model - the AMU registers of %APMU_AMU_MODEL_CPUS CPUs
  * @kernel_cap: the kernel has the ARM64_HAS_AMU_EXTN capability
  * @const_broken: ARM64_WORKAROUND_BROKEN_AMU_CONSTCNT applies
- * @amu: ID_AA64PFR0_EL1.AMU, by CPU (0: not implemented)
+ * @amu: ID_AA64PFR0_EL1.AMU, by CPU (0: not implemented, 1: AMUv1, 2: AMUv1p1)
  * @el2: ID_AA64PFR0_EL1.EL2, by CPU (0: EL2 not implemented)
  * @el3: ID_AA64PFR0_EL1.EL3, by CPU (0: EL3 not implemented)
  * @cur_el: the Exception level the kernel runs at (CurrentEL.EL), by CPU
  * @ncg: AMCFGR_EL0.NCG, by CPU (0: group 0 only)
  * @cg0nc: AMCGCR_EL0.CG0NC, by CPU
- * @cg1nc: AMCGCR_EL0.CG1NC, by CPU (reads as 0 when @ncg is 0)
+ * @cg1nc: AMCGCR_EL0.CG1NC, by CPU (read as is, even when @ncg is 0)
  * @step: when non-zero, each read of an enabled counter n first advances it by
  *	@step * (n + 1) (group 1: @step * (n + 5)): counters that move, for VM tests
  * @en1: the group-1 enables behind AMCNTENSET1/AMCNTENCLR1, by CPU

@@ -44,6 +44,7 @@ static int amu_test_init(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, t->amu.info);
 	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
 		t->amu.info[cpu].absent = APMU_AMU_NOT_DISCOVERED;
+	raw_spin_lock_init(&t->amu.lock);
 	apmu_amu_model_init(&t->m);
 	apmu_amu_model_select(&t->m);
 	t->amu.regs = &apmu_amu_model_regs;
@@ -99,6 +100,27 @@ static ssize_t amu_store(struct amu_test *t, unsigned int cpu, const char *name,
 			 const char *val)
 {
 	return apmu_amu_sysfs_store(&t->amu, cpu, name, val, strlen(val));
+}
+
+static struct perf_event *amu_event(struct kunit *test, struct amu_test *t, u64 config,
+				    int cpu)
+{
+	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->pmu = &t->amu.pmu;
+	ev->attr.type = AMU_TEST_TYPE;
+	ev->attr.size = sizeof(ev->attr);
+	ev->attr.config = config;
+	ev->cpu = cpu;
+	ev->group_leader = ev;
+	INIT_LIST_HEAD(&ev->sibling_list);
+	return ev;
+}
+
+static int amu_init_ev(struct kunit *test, struct amu_test *t, struct perf_event *ev)
+{
+	return t->amu.pmu.event_init(ev);
 }
 
 /* No kernel capability: the AMU is never touched, even where the CPU has one */
@@ -184,6 +206,34 @@ static void amu_discover_group0_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
 }
 
+/* AMUv1p1 (ID_AA64PFR0_EL1.AMU == 2): group 1 (maybe sparse) is not exposed at all */
+static void amu_discover_v1p1(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	unsigned int cpu, n;
+	char name[16];
+
+	for (cpu = 0; cpu < APMU_AMU_MODEL_CPUS; cpu++)
+		t->m.amu[cpu] = 2;
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].absent, APMU_AMU_PRESENT);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].version, 2);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].cg1nc, 0);
+	KUNIT_EXPECT_EQ(test, t->amu.g1_max, 0);
+	for (n = 0; n < APMU_AMU_NR_G1; n++) {
+		snprintf(name, sizeof(name), "aux%u_event", n);
+		KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, name), 0);
+		snprintf(name, sizeof(name), "aux%u_count", n);
+		KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, name), 0);
+		snprintf(name, sizeof(name), "aux%u_enable", n);
+		KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, name), 0);
+		KUNIT_EXPECT_EQ(test, apmu_amu_set_enable(&t->amu, 0, n, true), -ENODEV);
+	}
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0400);
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "aux0_count"), "error -2");
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+}
+
 /* Group 0 by name, each 64-bit count read on its own CPU */
 static void amu_sysfs_group0(struct kunit *test)
 {
@@ -221,10 +271,17 @@ static void amu_sysfs_const_broken(struct kunit *test)
 {
 	struct amu_test *t = test->priv;
 
+	KUNIT_EXPECT_FALSE(test, t->amu.const_ok);
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_TRUE(test, t->amu.const_ok);
 	t->m.const_broken = true;
 	amu_discover_all(test, t);
 	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "const_cycles"), 0);
 	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0400);
+	/* every CPU has the erratum: no const_cycles in the PMU's events/ either */
+	KUNIT_EXPECT_FALSE(test, t->amu.const_ok);
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, APMU_AMU_G0_CONST, 0)),
+			-EINVAL);
 }
 
 /* Group 1: event number, count and enable state of each counter, on its own CPU */
@@ -317,7 +374,8 @@ struct amu_el_case {
 };
 
 static const struct amu_el_case amu_el_cases[] = {
-	{ 0, 0, 1, true, "EL1 only, kernel at EL1" },
+	/* EL2 may be hidden by a hypervisor: a kernel at EL1 is never taken as highest */
+	{ 0, 0, 1, false, "EL1 only, kernel at EL1" },
 	{ 0, 1, 2, true, "EL2 highest, VHE kernel at EL2" },
 	{ 0, 1, 1, false, "EL2 highest, kernel at EL1" },
 	{ 1, 1, 2, false, "EL3 highest, kernel at EL2" },
@@ -325,7 +383,10 @@ static const struct amu_el_case amu_el_cases[] = {
 	{ 2, 0, 1, false, "EL3 (AArch32 too), no EL2, kernel at EL1" },
 };
 
-/* The seed: MSR AMCNTENSET1/CLR1_EL0 only if IsHighestEL(PSTATE.EL), else UNDEFINED */
+/*
+ * The seed: MSR AMCNTENSET1/CLR1_EL0 only if IsHighestEL(PSTATE.EL), else UNDEFINED; apmu
+ * writes only from EL2 with no EL3, the one case where it knows it is at the highest EL
+ */
 static void amu_write_el_rule(struct kunit *test)
 {
 	const struct amu_el_case *c;
@@ -391,27 +452,6 @@ static void amu_model_strict(struct kunit *test)
 	t->m.violations = 0;
 }
 
-static struct perf_event *amu_event(struct kunit *test, struct amu_test *t, u64 config,
-				    int cpu)
-{
-	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	ev->pmu = &t->amu.pmu;
-	ev->attr.type = AMU_TEST_TYPE;
-	ev->attr.size = sizeof(ev->attr);
-	ev->attr.config = config;
-	ev->cpu = cpu;
-	ev->group_leader = ev;
-	INIT_LIST_HEAD(&ev->sibling_list);
-	return ev;
-}
-
-static int amu_init_ev(struct kunit *test, struct amu_test *t, struct perf_event *ev)
-{
-	return t->amu.pmu.event_init(ev);
-}
-
 /* event_init: each invalid attr gets its errno */
 static void amu_pmu_event_init(struct kunit *test)
 {
@@ -473,7 +513,10 @@ static void amu_pmu_event_init(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
 }
 
-/* Deltas of free-running 64-bit counters, across a wrap; nothing is ever written */
+/*
+ * Deltas of free-running 64-bit counters, across 2^32 and 2^40 (a 64-bit wrap is a reset:
+ * amu_pmu_counter_reset); nothing is ever written
+ */
 static void amu_pmu_deltas(struct kunit *test)
 {
 	struct amu_test *t = test->priv;
@@ -490,11 +533,11 @@ static void amu_pmu_deltas(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, pmu->event_init(ev0), 0);
 	KUNIT_EXPECT_EQ(test, pmu->event_init(ev1), 0);
 	local_irq_disable();
-	t->m.cnt0[cpu][APMU_AMU_G0_CORE] = U64_MAX - 5;
+	t->m.cnt0[cpu][APMU_AMU_G0_CORE] = BIT_ULL(32) - 5;
 	t->m.cnt1[cpu][3] = 1ULL << 63;
 	KUNIT_EXPECT_EQ(test, pmu->add(ev0, PERF_EF_START), 0);
 	KUNIT_EXPECT_EQ(test, pmu->add(ev1, PERF_EF_START), 0);
-	t->m.cnt0[cpu][APMU_AMU_G0_CORE] += 10;		/* wraps */
+	t->m.cnt0[cpu][APMU_AMU_G0_CORE] += 10;		/* crosses 2^32 */
 	t->m.cnt1[cpu][3] += 1ULL << 40;
 	pmu->read(ev0);
 	pmu->read(ev1);
@@ -516,7 +559,83 @@ static void amu_pmu_deltas(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, local64_read(&ev1->count), 1ULL << 40);
 	/* free-running: never reset, reprogrammed, enabled or disabled */
 	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
-	KUNIT_EXPECT_EQ(test, t->m.cnt0[cpu][APMU_AMU_G0_CORE], U64_MAX - 5 + 1095);
+	KUNIT_EXPECT_EQ(test, t->m.cnt0[cpu][APMU_AMU_G0_CORE], BIT_ULL(32) - 5 + 1095);
+}
+
+/*
+ * A counter found below its last value was reset (core power-down, firmware): the event
+ * adds the count since the reset, not ~2^64, and goes on from there
+ */
+static void amu_pmu_counter_reset(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	struct pmu *pmu = &t->amu.pmu;
+	struct perf_event *ev;
+	unsigned int cpu;
+
+	amu_discover_all(test, t);
+	migrate_disable();
+	cpu = smp_processor_id();
+	ev = amu_event(test, t, APMU_AMU_G0_INST, cpu);
+	KUNIT_EXPECT_EQ(test, pmu->event_init(ev), 0);
+	local_irq_disable();
+	t->m.cnt0[cpu][APMU_AMU_G0_INST] = 1000000;
+	KUNIT_EXPECT_EQ(test, pmu->add(ev, PERF_EF_START), 0);
+	t->m.cnt0[cpu][APMU_AMU_G0_INST] += 500;
+	pmu->read(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 500);
+	t->m.cnt0[cpu][APMU_AMU_G0_INST] = 40;		/* reset, then 40 counted */
+	pmu->read(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 540);
+	t->m.cnt0[cpu][APMU_AMU_G0_INST] += 2;		/* re-based on the reset value */
+	pmu->del(ev, 0);
+	local_irq_enable();
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 542);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+}
+
+/*
+ * A rediscovery after event_init took counter n away (CG1NC now smaller): the event's
+ * reads re-check it, so AMEVCNTR1<n> is never read (the model fails the test if it is)
+ */
+static void amu_pmu_rediscovered(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	struct pmu *pmu = &t->amu.pmu;
+	struct perf_event *ev;
+	unsigned int cpu;
+
+	amu_discover_all(test, t);
+	migrate_disable();
+	cpu = smp_processor_id();
+	if (cpu >= APMU_AMU_MODEL_CPUS) {
+		migrate_enable();
+		kunit_skip(test, "cpu%u is beyond the model", cpu);
+	}
+	ev = amu_event(test, t, APMU_AMU_CFG_GROUP | 3, cpu);
+	KUNIT_EXPECT_EQ(test, pmu->event_init(ev), 0);
+	t->m.en1[cpu] = BIT(3);
+	t->m.cnt1[cpu][3] = 100;
+	local_irq_disable();
+	KUNIT_EXPECT_EQ(test, pmu->add(ev, PERF_EF_START), 0);
+	t->m.cnt1[cpu][3] += 7;
+	pmu->read(ev);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 7);
+	t->m.cg1nc[cpu] = 2;
+	KUNIT_EXPECT_EQ(test, apmu_amu_discover(&t->amu, cpu), 0);
+	KUNIT_EXPECT_EQ(test, t->amu.info[cpu].cg1nc, 2);
+	local_irq_disable();
+	pmu->read(ev);
+	pmu->del(ev, 0);
+	local_irq_enable();
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 7);
+	/* and a new event on it is refused */
+	KUNIT_EXPECT_EQ(test, pmu->event_init(amu_event(test, t, APMU_AMU_CFG_GROUP | 3, cpu)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, apmu_amu_model_check(&t->m), 0);
 }
 
 static struct kunit_case amu_cases[] = {
@@ -524,6 +643,7 @@ static struct kunit_case amu_cases[] = {
 	KUNIT_CASE(amu_discover_mixed),
 	KUNIT_CASE(amu_discover_counts),
 	KUNIT_CASE(amu_discover_group0_only),
+	KUNIT_CASE(amu_discover_v1p1),
 	KUNIT_CASE(amu_sysfs_group0),
 	KUNIT_CASE(amu_sysfs_const_broken),
 	KUNIT_CASE(amu_sysfs_group1),
@@ -533,6 +653,8 @@ static struct kunit_case amu_cases[] = {
 	KUNIT_CASE(amu_model_strict),
 	KUNIT_CASE(amu_pmu_event_init),
 	KUNIT_CASE(amu_pmu_deltas),
+	KUNIT_CASE(amu_pmu_counter_reset),
+	KUNIT_CASE(amu_pmu_rediscovered),
 	{}
 };
 
