@@ -7,6 +7,8 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <sched.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -546,6 +548,65 @@ TEST(perf_record_report)
 	EXPECT_LE(hot, 80);
 	EXPECT_GE(cold, 20);
 	EXPECT_LE(cold, 30);
+}
+
+/*
+ * A fixed-period event gets every sample: perf touches such an event at no tick, so CPU N
+ * delivers the ring itself each tick. Over 2 s or more at 200 us, the samples between the
+ * first and the last are one per period, far more than the 4096-entry ring holds (if
+ * delivered only at the end, most would be dropped). CPU 1 is kept busy, as a profiled
+ * CPU is; an idle one delivers at its next tick.
+ */
+TEST(perf_record_fixed_period_every_sample)
+{
+	char rate[32], line[256];
+	double t, first = -1, last = 0, expect;
+	long samples = 0;
+	cpu_set_t set;
+	pid_t spin;
+	FILE *f;
+
+	NEED_UNITS();
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf");
+	/* perf may have lowered the limit after slow samples; 5000/s must not be throttled */
+	ASSERT_EQ(0, apmu_read_file("/proc/sys/kernel/perf_event_max_sample_rate", rate,
+				    sizeof(rate)));
+	ASSERT_EQ(0, system("echo 100000 > /proc/sys/kernel/perf_event_max_sample_rate"));
+	spin = fork();
+	ASSERT_LE(0, spin);
+	if (!spin) {
+		CPU_ZERO(&set);
+		CPU_SET(1, &set);
+		if (sched_setaffinity(0, sizeof(set), &set))
+			_exit(1);
+		for (;;)
+			;
+	}
+	EXPECT_EQ(0, system("perf record -q -c 200000 -e apmu_pcs// -C 1 -o /tmp/pcs-c.data "
+			    "-- sleep 2 >/tmp/pcs-c-record.txt 2>&1"));
+	kill(spin, SIGKILL);
+	waitpid(spin, NULL, 0);
+	snprintf(line, sizeof(line), "echo %s > /proc/sys/kernel/perf_event_max_sample_rate",
+		 rate);
+	EXPECT_EQ(0, system(line));
+	f = popen("perf script -i /tmp/pcs-c.data -F time,ip 2>/dev/null", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f)) {
+		if (sscanf(line, " %lf:", &t) != 1)
+			continue;
+		if (first < 0)
+			first = t;
+		last = t;
+		samples++;
+	}
+	pclose(f);
+	expect = (last - first) / 200e-6 + 1;
+	TH_LOG("%ld samples at -c 200000 over %.3f s (%.0f periods)", samples, last - first,
+	       expect);
+	EXPECT_GE(last - first, 2.0);
+	EXPECT_GE(samples, (long)(expect * 0.98));
+	EXPECT_LE(samples, (long)(expect * 1.01) + 1);
 }
 
 TEST(no_violations)

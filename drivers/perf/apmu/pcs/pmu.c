@@ -8,12 +8,13 @@
  * hrtimer on another online CPU, the reader, fires at the requested period (nanoseconds)
  * or frequency and reads CPU N's PMPCSR over the external PMU frame. Each valid sample
  * (PC, Exception level, time, task) goes into a per-event single-producer ring; CPU N
- * turns the ring into ordinary perf samples when perf already runs there - its
- * scheduler tick (for frequency events perf stops and restarts them every tick), a read
- * of the event, and the event's removal - so it takes no interrupt, IPI or exception for
- * sampling. The samples carry IP the sampled PC (user or kernel from PMPCSR.EL), CPU N,
- * the time of the read, PERIOD in nanoseconds, and the task when the sampled context ID
- * is a Linux TID (CONFIG_PID_IN_CONTEXTIDR), else -1. A full ring drops samples.
+ * turns the ring into ordinary perf samples at its own scheduler tick (a deferrable timer
+ * pinned to it, run from the timer softirq of the tick; for frequency events perf also
+ * stops and restarts them every tick), a read of the event, and the event's removal - so
+ * it takes no interrupt, IPI or exception for sampling. The samples carry IP the sampled
+ * PC (user or kernel from PMPCSR.EL), CPU N, the time of the read, PERIOD in nanoseconds,
+ * and the task when the sampled context ID is a Linux TID (CONFIG_PID_IN_CONTEXTIDR),
+ * else -1. A full ring drops samples.
  *
  * Refused with -EOPNOTSUPP: counting events (nothing to count), per-task events (the
  * frame samples whatever runs), exclude_user/kernel/hv/idle/host (PMPCSR has no filter),
@@ -31,6 +32,7 @@
 #include <linux/sched/clock.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <linux/timer.h>
 #include <asm/ptrace.h>
 #include <asm/virt.h>
 
@@ -72,6 +74,7 @@ struct apmu_pcs_rec {
  * @period: the sampling period in nanoseconds (perf's frequency logic may change
  *	hw.sample_period, which apmu_pcs does not use)
  * @delivering: pcs_deliver() is running (perf may call stop() from inside it)
+ * @flush: delivers the ring on the target CPU at each of its ticks (deferrable, pinned)
  * @active: between add() and del(): @timer runs (written on the target CPU)
  * @stopped: between stop() and start(): nothing is produced
  * @node: in pcs_active between add() and del()
@@ -88,6 +91,7 @@ struct apmu_pcs_event {
 	int reader;
 	u64 period;
 	bool delivering;
+	struct timer_list flush;
 	bool active;
 	bool stopped;
 	struct list_head node;
@@ -128,6 +132,8 @@ static void pcs_event_destroy(struct perf_event *event)
 	while (atomic_read_acquire(&pe->kicks))
 		cpu_relax();
 	hrtimer_cancel(&pe->timer);
+	/* del() left it idle; a callback still running on the target sees !active */
+	del_timer_sync(&pe->flush);
 	apmu_pcs_unit_put(pe->unit);
 	kvfree(pe);
 }
@@ -139,6 +145,7 @@ static void pcs_event_destroy(struct perf_event *event)
 
 static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer);
 static void pcs_kick(void *info);
+static void pcs_flush(struct timer_list *t);
 
 /* Start @pe's timer on @cpu, counting the kick until pcs_kick() is done with @pe */
 static void pcs_send_kick(struct apmu_pcs_event *pe, int cpu)
@@ -220,6 +227,7 @@ static int pcs_event_init(struct perf_event *event)
 	INIT_CSD(&pe->kick, pcs_kick, pe);
 	hrtimer_init(&pe->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	pe->timer.function = pcs_hrtimer;
+	timer_setup(&pe->flush, pcs_flush, TIMER_PINNED | TIMER_DEFERRABLE);
 	event->pmu_private = pe;
 	event->destroy = pcs_event_destroy;
 
@@ -330,7 +338,12 @@ static const u64 pcs_el_mode[] = {
 	PSR_MODE_EL0t, PSR_MODE_EL1h, PSR_MODE_EL2h, PSR_MODE_EL3h,
 };
 
-/* On CPU N: hand the ring's samples to perf. Stops early when perf throttles. */
+/*
+ * On CPU N: hand the ring's samples to perf. When perf throttles the event (more samples
+ * in this tick than kernel.perf_event_max_sample_rate / HZ), that sample was still
+ * written; the rest stay in the ring and sampling pauses until perf unthrottles the event
+ * at the next tick (start()), when pcs_flush() goes on with them.
+ */
 static void pcs_deliver(struct apmu_pcs_event *pe)
 {
 	struct perf_event *event = pe->event;
@@ -366,8 +379,7 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 		regs.pc = r->pc;
 		regs.pstate = pcs_el_mode[r->el & 3];
 		if (apmu_event_overflow(event, &data, &regs)) {
-			/* throttled: the rest is dropped, start() resumes */
-			tail = head;
+			tail++;
 			WRITE_ONCE(pe->stopped, true);
 			break;
 		}
@@ -382,6 +394,29 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 	 */
 	if (n)
 		apmu_sample_took(div_u64(local_clock() - t0, n));
+}
+
+/*
+ * On CPU N, from the timer softirq of its tick: deliver what the reader has sampled, every
+ * jiffy. Fixed-period events need it (perf touches them at no tick); it also keeps each
+ * batch at one tick's worth, under perf's per-tick sample limit, which throttles the event
+ * when one delivery exceeds it. Deferrable: an idle CPU is not woken for it; it delivers
+ * at its next tick. IRQs off, as on every other path into pcs_deliver(): perf's IPIs (add,
+ * del, read of the event) cannot run in the middle of a delivery, and del() cannot clear
+ * @active between the test and the re-arm.
+ */
+static void pcs_flush(struct timer_list *t)
+{
+	struct apmu_pcs_event *pe = from_timer(pe, t, flush);
+	unsigned long flags;
+
+	local_irq_save(flags);
+	if (READ_ONCE(pe->active)) {
+		if (!READ_ONCE(pe->stopped))
+			pcs_deliver(pe);
+		mod_timer(&pe->flush, jiffies + 1);
+	}
+	local_irq_restore(flags);
 }
 
 static void pcs_start(struct perf_event *event, int flags)
@@ -424,6 +459,8 @@ static int pcs_add(struct perf_event *event, int flags)
 	if (reader < nr_cpu_ids)
 		pcs_send_kick(pe, reader);
 	raw_spin_unlock(&pcs_active_lock);
+	/* on CPU N: TIMER_PINNED queues it here */
+	mod_timer(&pe->flush, jiffies + 1);
 	return 0;
 }
 
@@ -437,6 +474,11 @@ static void pcs_del(struct perf_event *event, int flags)
 	raw_spin_unlock(&pcs_active_lock);
 	/* If the callback is running on the reader, it sees !active and stops */
 	hrtimer_try_to_cancel(&pe->timer);
+	/*
+	 * On CPU N with IRQs off: pcs_flush() is not between its test of @active and its
+	 * re-arm, so it is either pending here or sees !active when it runs.
+	 */
+	del_timer(&pe->flush);
 	pcs_stop(event, PERF_EF_UPDATE);
 	apmu_pcs_events_put(pe->unit);
 }
