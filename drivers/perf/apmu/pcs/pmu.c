@@ -41,6 +41,11 @@
 
 #define APMU_PCS_MIN_PERIOD_NS	10000ULL
 #define APMU_PCS_RING		4096	/* samples buffered per event, a power of 2 */
+/*
+ * hw.interrupts of an event perf has throttled until its next tick: perf core's
+ * MAX_INTERRUPTS (kernel/events/core.c, the same since the throttle was introduced).
+ */
+#define APMU_PCS_THROTTLED	(~0ULL)
 
 /**
  * struct apmu_pcs_rec - a sample read on the reader, waiting for CPU N
@@ -75,7 +80,7 @@ struct apmu_pcs_rec {
  *	hw.sample_period, which apmu_pcs does not use)
  * @delivering: pcs_deliver() is running (perf may call stop() from inside it)
  * @flush: delivers the ring on the target CPU at each of its ticks (deferrable, pinned)
- * @active: between add() and del(): @timer runs (written on the target CPU)
+ * @active: between add() and del(): @timer and @flush run (written on the target CPU)
  * @stopped: between stop() and start(): nothing is produced
  * @node: in pcs_active between add() and del()
  * @head: ring entries produced (reader)
@@ -340,9 +345,13 @@ static const u64 pcs_el_mode[] = {
 
 /*
  * On CPU N: hand the ring's samples to perf. When perf throttles the event (more samples
- * in this tick than kernel.perf_event_max_sample_rate / HZ), that sample was still
- * written; the rest stay in the ring and sampling pauses until perf unthrottles the event
- * at the next tick (start()), when pcs_flush() goes on with them.
+ * in this tick than kernel.perf_event_max_sample_rate / HZ) or it reaches its
+ * IOC_REFRESH limit, that sample was still written and the rest of the batch is dropped,
+ * as a throttled counter takes no more samples. Nothing is delivered until perf
+ * unthrottles the event at CPU N's next tick (hw.interrupts is APMU_PCS_THROTTLED until
+ * then; perf restarts a frequency event at once, and what it samples meanwhile waits).
+ * Keeping the rest instead would deliver a backlog that only grows while the requested
+ * rate is above the limit: stale samples, late.
  */
 static void pcs_deliver(struct apmu_pcs_event *pe)
 {
@@ -356,7 +365,7 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 	u64 t0 = local_clock();
 	unsigned int n;
 
-	if (pe->delivering)
+	if (pe->delivering || event->hw.interrupts == APMU_PCS_THROTTLED)
 		return;
 	pe->delivering = true;
 	for (; tail != head; tail++) {
@@ -379,7 +388,7 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 		regs.pc = r->pc;
 		regs.pstate = pcs_el_mode[r->el & 3];
 		if (apmu_event_overflow(event, &data, &regs)) {
-			tail++;
+			tail = head;
 			WRITE_ONCE(pe->stopped, true);
 			break;
 		}
@@ -480,6 +489,11 @@ static void pcs_del(struct perf_event *event, int flags)
 	 */
 	del_timer(&pe->flush);
 	pcs_stop(event, PERF_EF_UPDATE);
+	/*
+	 * What a throttled event sampled after perf restarted it is dropped: written at the
+	 * next add(), it would come long after its time.
+	 */
+	smp_store_release(&pe->tail, smp_load_acquire(&pe->head));
 	apmu_pcs_events_put(pe->unit);
 }
 
