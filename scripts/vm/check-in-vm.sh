@@ -53,7 +53,9 @@ tap 3 "perf stat -e cycles,instructions,branches runs; branches unsupported like
 tap 4 "perf list shows apmu's events" sh -c "perf list pmu | grep -q '$pmu/inst_retired/'"
 section_end perf 0
 
-# 3. KUnit suites: loading the module runs them; debugfs keeps their KTAP results
+# 3. KUnit suites (the options they need: drivers/perf/apmu/tests/.kunitconfig): loading
+# the module runs them; debugfs keeps each suite's KTAP. Joined here into one KTAP document,
+# suites numbered 1..n, which scripts/check.sh also hands to the kernel's kunit.py parse.
 section "kunit:apmu_kunit"
 if insmod ./apmu_kunit.ko; then
 	echo "KTAP version 1"
@@ -62,8 +64,12 @@ if insmod ./apmu_kunit.ko; then
 		[ -f "$d/results" ] && n=$((n + 1))
 	done
 	echo "1..$n"
+	i=0
 	for d in /sys/kernel/debug/kunit/apmu_*; do
-		[ -f "$d/results" ] && sed -n '/^KTAP version/d; /^1\.\.1$/d; p' "$d/results"
+		[ -f "$d/results" ] || continue
+		i=$((i + 1))
+		sed -n "/^KTAP version/d; /^1\.\.1\$/d; s/^ok 1 /ok $i /; s/^not ok 1 /not ok $i /; p" \
+			"$d/results"
 	done
 	rmmod apmu_kunit
 	section_end "kunit:apmu_kunit" 0
