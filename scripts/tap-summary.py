@@ -10,8 +10,9 @@ the kernel's kselftest runner (run_kselftest.sh) prefixes a program's own TAP wi
 right after deeper results is its children's summary: the children are counted, one by
 one, and the summary is not; a failed summary fails the section even when none of its
 children did (a crash, a TIMEOUT, a non-zero exit). The log fails on any failed test,
-missing or short plan, missing section, unfinished VM, or kernel splat. Prints one line
-per section and ends with 'N passed, N failed, N skipped'.
+missing or short plan, missing section, section ending with an rc other than 0,
+unfinished VM, or kernel splat. Prints one line per section and ends with
+'N passed, N failed, N skipped'.
 """
 import re
 import sys
@@ -132,6 +133,10 @@ def main():
         p, f, s, problems = parse_section(name, sections[name])
         if name not in ends:
             problems.append("section did not finish")
+        elif ends[name] != "rc=0":
+            # the script's own verdict (a kselftest program reported "not ok" by the
+            # runner, an rmmod that failed, a check that printed only a diagnostic)
+            problems.append(f"section ended with {ends[name]}")
         tp, tf, ts = tp + p, tf + f, ts + s
         print(f"{name}: {p} passed, {f} failed, {s} skipped")
         for pr in problems:
