@@ -33,7 +33,7 @@ modules_install:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
-	$(MAKE) -C selftests/apmu clean
+	rm -rf build/ksft-tree build/kselftest_install
 
 check:
 	bash scripts/check.sh

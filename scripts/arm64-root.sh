@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Unpack Debian's arm64 busybox-static and linux-perf (with the shared libraries perf links)
-# into a root directory for the VM's initramfs. The packages are downloaded with apt and
-# unpacked with dpkg-deb; nothing is installed on the host. Prints the root's path.
+# into a root directory for the VM's initramfs, plus coreutils' GNU timeout: the kernel's
+# kselftest runner (run_kselftest.sh) calls `timeout --foreground`, which busybox's
+# timeout refuses (every program would be "not ok ... exit=1", with no timeout applied).
+# The packages are downloaded with apt and unpacked with dpkg-deb; nothing is installed
+# on the host. Prints the root's path.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 pkgs=(
-	busybox-static linux-perf
+	busybox-static linux-perf coreutils
 	libc6 libgcc-s1 libstdc++6 zlib1g liblzma5 libzstd1 libbz2-1.0 libcap2 libcrypt1
 	libelf1 libdw1 libnuma1 libslang2 libunwind8 libbabeltrace1 libglib2.0-0 libpcre2-8-0
 	libuuid1 libopencsd1 libperl5.36 libpython3.11 libexpat1 libffi8 libmount1 libselinux1
@@ -39,6 +42,11 @@ mkdir -p "$root"
 for p in "${pkgs[@]}"; do
 	deb=$(ls -t "$debs/${p}_"*_arm64.deb 2>/dev/null | head -n 1)
 	[ -n "$deb" ] || apmu_die "no .deb for $p"
+	if [ "$p" = coreutils ]; then
+		# timeout only: the rest of the VM's tools stay busybox's
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$root" ./usr/bin/timeout
+		continue
+	fi
 	dpkg-deb -x "$deb" "$root"
 done
 # Debian 12 is merged-/usr: the packages' /lib files belong in /usr/lib.
@@ -55,11 +63,12 @@ rm -rf "$root/usr/share/doc" "$root/usr/share/man" "$root/usr/share/locale" \
 	"$root/usr/include" "$root/usr/lib/aarch64-linux-gnu/gconv" \
 	"$root/usr/lib/aarch64-linux-gnu/perl" "$root/usr/lib/aarch64-linux-gnu/gio"
 
-# Every DT_NEEDED of perf must resolve inside the root, or perf would die in the VM.
+# Every DT_NEEDED of perf and timeout must resolve inside the root, or they would die in
+# the VM.
 libdirs=("$root/usr/lib/aarch64-linux-gnu" "$root/usr/lib")
 missing=0
 declare -A seen=()
-queue=("$root/usr/bin/perf")
+queue=("$root/usr/bin/perf" "$root/usr/bin/timeout")
 while [ ${#queue[@]} -gt 0 ]; do
 	f=${queue[0]}
 	queue=("${queue[@]:1}")
@@ -71,7 +80,7 @@ while [ ${#queue[@]} -gt 0 ]; do
 			[ -e "$d/$so" ] && { hit=$(readlink -f "$d/$so"); break; }
 		done
 		if [ -z "$hit" ]; then
-			echo "arm64 root: perf needs $so, not in the package list" >&2
+			echo "arm64 root: ${f##*/} needs $so, not in the package list" >&2
 			missing=1
 		else
 			queue+=("$hit")

@@ -9,7 +9,8 @@ set -euo pipefail
 
 t0=$(date +%s)
 bash "$APMU_TOP/scripts/deps.sh"
-"$APMU_TOP/scripts/build.sh" >/dev/null
+kdir=$("$APMU_TOP/scripts/build.sh")
+src=$(readlink -f "$kdir/source")
 "$APMU_TOP/scripts/arm64-root.sh" >/dev/null
 
 out=$APMU_TOP/build
@@ -21,7 +22,7 @@ console=$out/console.log
 {
 	echo "APMU-SECTION-BEGIN static"
 	echo "TAP version 13"
-	echo "1..2"
+	echo "1..4"
 	if bash "$APMU_TOP/scripts/checkpatch.sh" >"$out/checkpatch.log" 2>&1; then
 		echo "ok 1 checkpatch --strict and kernel-doc clean"
 	else
@@ -34,6 +35,23 @@ console=$out/console.log
 		echo "not ok 2 sparse clean"
 		sed 's/^/# /' "$out/sparse.log" | head -n 40
 	fi
+	# The kernel options the tests need, read from where kernel CI reads them: the
+	# kselftests' `config` and the KUnit suites' `.kunitconfig`. Each must be in the test
+	# kernel's fragment (which keys the cached kernel) and in the kernel built from it.
+	n=3
+	for f in selftests/apmu/config drivers/perf/apmu/tests/.kunitconfig; do
+		lacks=$(grep -h '^CONFIG_' "$APMU_TOP/$f" | while read -r opt; do
+			grep -qxF "$opt" "$APMU_TOP/scripts/kconfig/apmu-test.config" &&
+				grep -qxF "$opt" "$kdir/.config" || echo "$opt"
+		done)
+		if [ -z "$lacks" ] && grep -q '^CONFIG_' "$APMU_TOP/$f"; then
+			echo "ok $n the test kernel has every option of $f"
+		else
+			echo "not ok $n the test kernel has every option of $f"
+			echo "${lacks:-no CONFIG_ line in $f}" | sed 's/^/# missing: /'
+		fi
+		n=$((n + 1))
+	done
 	echo "APMU-SECTION-END static rc=0"
 } >"$hostlog"
 
@@ -67,11 +85,36 @@ for k in 6.1 6.12; do
 	done
 done
 
-cat "$hostlog" "$console" "$console2" "$console3" "$out/distro.log" >"$out/all.log"
+# The KUnit suites' KTAP once more, through the kernel's own parser (kunit.py parse): the
+# section as the VM printed it, less the kernel's console messages that interleave with it.
+ktap=$out/kunit.ktap
+tr -d '\r' <"$console" |
+	sed -n '/^APMU-SECTION-BEGIN kunit:apmu_kunit$/,/^APMU-SECTION-END kunit:apmu_kunit /p' |
+	sed '1d; $d' >"$ktap"
+{
+	echo "APMU-SECTION-BEGIN kunit:ktap"
+	echo "TAP version 13"
+	echo "1..1"
+	# (no __pycache__ written into the shared kernel source)
+	if PYTHONDONTWRITEBYTECODE=1 python3 "$src/tools/testing/kunit/kunit.py" parse "$ktap" \
+		>"$out/kunit-parse.log" 2>&1 &&
+		grep -q 'Testing complete\. Ran [1-9][0-9]* tests: passed: [1-9]' "$out/kunit-parse.log" &&
+		! grep -q '\[ERROR\]' "$out/kunit-parse.log"; then
+		echo "ok 1 kunit.py parse: apmu_kunit's KTAP is well formed and passes"
+		grep 'Testing complete' "$out/kunit-parse.log" | sed 's/^/# /'
+	else
+		echo "not ok 1 kunit.py parse: apmu_kunit's KTAP is well formed and passes"
+		sed 's/^/# /' "$out/kunit-parse.log" | grep -v PASSED | tail -n 30
+	fi
+	echo "APMU-SECTION-END kunit:ktap rc=0"
+} >"$out/kunit-parse.tap"
+
+cat "$hostlog" "$console" "$console2" "$console3" "$out/distro.log" "$out/kunit-parse.tap" \
+	>"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	static kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling perf sampling \
-	kunit:apmu_kunit lifecycle kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
+	kunit:apmu_kunit kunit:ktap lifecycle kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
 	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample kselftest:apmu_amu \
 	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
 	"${distro[@]}" || rc=$?

@@ -3,10 +3,16 @@
 """Count the TAP/KTAP results of an apmu test VM console log.
 
 Sections sit between 'APMU-SECTION-BEGIN name' and 'APMU-SECTION-END name rc=N'. Every
-plan ('1..N') must be followed by N results at its indentation; results of nested suites
-('# Subtest: name' ... 'ok 1 name') are counted once, as their cases. The log fails on any
-failed test, missing or short plan, missing section, unfinished VM, or kernel splat.
-Prints one line per section and ends with 'N passed, N failed, N skipped'.
+plan ('1..N') must be followed by N results at its nesting level. Two kinds of nesting:
+KTAP indents a suite's cases ('    # Subtest: name' ... '    ok 1 case' ... 'ok 1 name');
+the kernel's kselftest runner (run_kselftest.sh) prefixes a program's own TAP with '# '
+('# 1..18', '# ok 1 apmu.case', then 'ok 1 selftests: apmu: apmu_pmu'). A result line
+right after deeper results is its children's summary: the children are counted, one by
+one, and the summary is not; a failed summary fails the section even when none of its
+children did (a crash, a TIMEOUT, a non-zero exit). The log fails on any failed test,
+missing or short plan, missing section, section ending with an rc other than 0,
+unfinished VM, or kernel splat. Prints one line per section and ends with
+'N passed, N failed, N skipped'.
 """
 import re
 import sys
@@ -18,8 +24,10 @@ SPLATS = [
     r"lockdep is turned off", r"DEBUG_LOCKS_WARN_ON", r"KASAN", r"UBSAN", r"detected stalls", r"blocked for more than",
     r"general protection",
 ]
-RESULT = re.compile(r"^(\s*)(not ok|ok)\s+(\d+)\s*-?\s*(.*)$")
-PLAN = re.compile(r"^(\s*)1\.\.(\d+)\s*$")
+# The nesting prefix: KTAP's indentation and the kselftest runner's '# ', in any mix.
+NEST = r"^((?:[ \t]*# )*[ \t]*)"
+RESULT = re.compile(NEST + r"(not ok|ok)\s+(\d+)\s*-?\s*(.*)$")
+PLAN = re.compile(NEST + r"1\.\.(\d+)\s*$")
 SUBTEST = re.compile(r"^\s*#\s*Subtest:\s*(\S+)")
 
 
@@ -28,7 +36,17 @@ def parse_section(name, lines):
     passed = failed = skipped = 0
     problems = []
     suites = set()
-    plans = []  # [indent, expected, seen]
+    plans = []  # [nesting prefix, expected, seen]
+    # per nesting prefix: [deeper results seen, one of them failed] since its last result
+    below = {}
+
+    def deeper(key):
+        # note a line at nesting `key` in every enclosing level that has a plan
+        for k, v in below.items():
+            if len(key) > len(k) and key.startswith(k):
+                v[0] = True
+                yield v
+
     for line in lines:
         m = SUBTEST.match(line)
         if m:
@@ -36,27 +54,41 @@ def parse_section(name, lines):
             continue
         m = PLAN.match(line)
         if m:
-            plans.append([len(m.group(1)), int(m.group(2)), 0])
+            key = m.group(1)
+            plans.append([key, int(m.group(2)), 0])
+            below.setdefault(key, [False, False])
+            list(deeper(key))
             continue
         m = RESULT.match(line)
         if not m:
             continue
-        indent, status, desc = len(m.group(1)), m.group(2), m.group(4)
-        # the innermost open plan at this indentation owns the result
-        owner = next((p for p in reversed(plans) if p[0] == indent), None)
+        key, status, desc = m.group(1), m.group(2), m.group(4)
+        # the innermost open plan at this nesting level owns the result
+        owner = next((p for p in reversed(plans) if p[0] == key), None)
         if owner is None:
             problems.append(f"result without a plan: {line.strip()}")
         else:
             owner[2] += 1
             if owner[2] == owner[1]:
                 plans.remove(owner)
+        skip = re.search(r"#\s*SKIP", desc, re.I)
+        for v in deeper(key):
+            if status == "not ok" and not skip:
+                v[1] = True
+        kids, kid_failed = below.get(key, [False, False])
+        below[key] = [False, False]
         title = desc.split("#")[0].strip()
-        if title in suites:
-            # a suite's summary line: its cases were counted one by one
+        if kids or title in suites:
+            # a summary line (a KUnit suite, a kselftest program): its cases were counted
+            # one by one; its own failure must still fail the section
             if status == "not ok":
-                problems.append(f"suite {title} reported failure")
+                if kid_failed:
+                    problems.append(f"failed: {desc.strip()} (its failed cases above)")
+                else:
+                    failed += 1
+                    problems.append(f"failed: {desc.strip()} (no failed case counted)")
             continue
-        if re.search(r"#\s*SKIP", desc, re.I):
+        if skip:
             skipped += 1
         elif status == "ok":
             passed += 1
@@ -64,7 +96,7 @@ def parse_section(name, lines):
             failed += 1
             problems.append(f"failed: {desc.strip()}")
     for p in plans:
-        problems.append(f"short plan at indent {p[0]}: {p[2]} of {p[1]} results")
+        problems.append(f"short plan at nesting {p[0]!r}: {p[2]} of {p[1]} results")
     if not lines or not any(PLAN.match(x) for x in lines):
         problems.append("no TAP plan")
     return passed, failed, skipped, problems
@@ -101,6 +133,10 @@ def main():
         p, f, s, problems = parse_section(name, sections[name])
         if name not in ends:
             problems.append("section did not finish")
+        elif ends[name] != "rc=0":
+            # the script's own verdict (a kselftest program reported "not ok" by the
+            # runner, an rmmod that failed, a check that printed only a diagnostic)
+            problems.append(f"section ended with {ends[name]}")
         tp, tf, ts = tp + p, tf + f, ts + s
         print(f"{name}: {p} passed, {f} failed, {s} skipped")
         for pr in problems:

@@ -91,6 +91,12 @@ host_build() { # host_build SERIES
 			grep -v '^CONFIG_LOCALVERSION=' | grep -vxF -f "$dir/config" |
 			sed 's/=.*//' | tr '\n' ' ')
 		echo "# Debian's config lacks (of the test kernel's fragment): ${lacks:-nothing}"
+		# and of what the tests name for kernel CI (the KUnit sections SKIP for these)
+		for f in selftests/apmu/config drivers/perf/apmu/tests/.kunitconfig; do
+			lacks=$(grep '^CONFIG_' "$APMU_TOP/$f" | grep -vxF -f "$dir/config" |
+				sed 's/=.*//' | tr '\n' ' ')
+			echo "# Debian's config lacks (of $f): ${lacks:-nothing}"
+		done
 		echo "ok 4 config compared with scripts/kconfig/apmu-test.config"
 	} >"$out/$name/build.tap"
 	rm -f "$out/$name/dkms.rc"

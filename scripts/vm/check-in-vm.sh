@@ -2,7 +2,9 @@
 #
 # Runs inside the test VM (busybox sh, cwd /apmu, apmu.ko already loaded by vm-run).
 # Each suite's TAP/KTAP goes between APMU-SECTION markers; scripts/tap-summary.py reads
-# them from the console log and counts.
+# them from the console log and counts. The kselftests run through the kernel's
+# run_kselftest.sh, as kernel CI runs them (ksft in vmlib.sh); the KUnit suites run the
+# kernel's way for a test module: loading it runs them, debugfs keeps their KTAP.
 
 . /apmu/vmlib.sh
 pmu=$(cd /sys/bus/event_source/devices && ls -d apmu_* 2>/dev/null | head -n 1)
@@ -10,13 +12,13 @@ pmu=$(cd /sys/bus/event_source/devices && ls -d apmu_* 2>/dev/null | head -n 1)
 # 1. kselftests, 64-bit counters (apmu32, rdpmc32 and nosample need the module reloaded,
 # below)
 section "kselftest:apmu_pmu"
-./apmu_pmu -F apmu32 -F nosample
+ksft apmu_pmu -F apmu32 -F nosample
 section_end "kselftest:apmu_pmu" $?
 section "kselftest:apmu_rdpmc"
-./apmu_rdpmc -F rdpmc32
+ksft apmu_rdpmc -F rdpmc32
 section_end "kselftest:apmu_rdpmc" $?
 section "kselftest:apmu_sampling"
-./apmu_sampling
+ksft apmu_sampling
 section_end "kselftest:apmu_sampling" $?
 
 # 2. Debian's perf on apmu: user instructions of a known loop, exactly
@@ -51,7 +53,9 @@ tap 3 "perf stat -e cycles,instructions,branches runs; branches unsupported like
 tap 4 "perf list shows apmu's events" sh -c "perf list pmu | grep -q '$pmu/inst_retired/'"
 section_end perf 0
 
-# 3. KUnit suites: loading the module runs them; debugfs keeps their KTAP results
+# 3. KUnit suites (the options they need: drivers/perf/apmu/tests/.kunitconfig): loading
+# the module runs them; debugfs keeps each suite's KTAP. Joined here into one KTAP document,
+# suites numbered 1..n, which scripts/check.sh also hands to the kernel's kunit.py parse.
 section "kunit:apmu_kunit"
 if insmod ./apmu_kunit.ko; then
 	echo "KTAP version 1"
@@ -60,8 +64,12 @@ if insmod ./apmu_kunit.ko; then
 		[ -f "$d/results" ] && n=$((n + 1))
 	done
 	echo "1..$n"
+	i=0
 	for d in /sys/kernel/debug/kunit/apmu_*; do
-		[ -f "$d/results" ] && sed -n '/^KTAP version/d; /^1\.\.1$/d; p' "$d/results"
+		[ -f "$d/results" ] || continue
+		i=$((i + 1))
+		sed -n "/^KTAP version/d; /^1\.\.1\$/d; s/^ok 1 /ok $i /; s/^not ok 1 /not ok $i /; p" \
+			"$d/results"
 	done
 	rmmod apmu_kunit
 	section_end "kunit:apmu_kunit" 0
@@ -93,11 +101,11 @@ section_end lifecycle 0
 # with the wrap tests (apmu32, rdpmc32): several 2^31-event overflows each, by real work
 if insmod ./apmu.ko long_counters=0; then
 	section "kselftest:apmu_pmu:32bit"
-	./apmu_pmu -F nosample
+	ksft apmu_pmu -F nosample
 	section_end "kselftest:apmu_pmu:32bit" $?
 	for t in apmu_rdpmc apmu_sampling; do
 		section "kselftest:$t:32bit"
-		./$t
+		ksft $t
 		section_end "kselftest:$t:32bit" $?
 	done
 	rmmod apmu
@@ -111,7 +119,7 @@ fi
 # 6. The counting-only fallback, forced: sampling refused, counting exact, one notice
 section "kselftest:apmu_pmu:nosample"
 if insmod ./apmu.ko sampling=0; then
-	./apmu_pmu -f nosample
+	ksft apmu_pmu -f nosample
 	rc=$?
 	n=$(dmesg | grep -c "apmu: sampling=0: counting only")
 	[ "$n" = 1 ] || { echo "# the fallback notice appeared $n times"; rc=1; }
@@ -129,9 +137,9 @@ section "kselftest:apmu_amu"
 # the plain VM first (no AMU, no model), then everything else over the model
 step="insmod apmu.ko"
 if insmod ./apmu.ko && step="apmu_amu -t no_amu_without_model (plain VM)" &&
-   ./apmu_amu -t no_amu_without_model && step="insmod apmu_amu_test.ko" &&
+   ksft apmu_amu -t no_amu_without_model && step="insmod apmu_amu_test.ko" &&
    insmod ./apmu_amu_test.ko; then
-	./apmu_amu -T no_amu_without_model
+	ksft apmu_amu -T no_amu_without_model
 	rc=$?
 	rmmod apmu_amu_test || rc=1
 	rmmod apmu || rc=1
@@ -156,9 +164,9 @@ rc=0
 # perf may lower the sample rate limit while sampling: leave it as found for section 7
 pcs_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate)
 if insmod ./apmu.ko pcs=1:0x40000000,1:0x9000000,0:0x0,1:0x9100000,1:0x9020000; then
-	./apmu_pcs -t plain_vm_bogus_frames_refused || rc=1
+	ksft apmu_pcs -t plain_vm_bogus_frames_refused || rc=1
 	if insmod ./apmu_pcs_test.ko; then
-		./apmu_pcs -T plain_vm_bogus_frames_refused || rc=1
+		ksft apmu_pcs -T plain_vm_bogus_frames_refused || rc=1
 		rmmod apmu_pcs_test || rc=1
 	else
 		echo "1..1"

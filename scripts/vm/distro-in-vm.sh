@@ -45,13 +45,13 @@ section_end "$series:lifecycle" 0
 
 # 2. kselftests, 64-bit counters
 begin kselftest:apmu_pmu
-./apmu_pmu -F apmu32 -F nosample
+ksft apmu_pmu -F apmu32 -F nosample
 section_end "$series:kselftest:apmu_pmu" $?
 begin kselftest:apmu_rdpmc
-./apmu_rdpmc -F rdpmc32
+ksft apmu_rdpmc -F rdpmc32
 section_end "$series:kselftest:apmu_rdpmc" $?
 begin kselftest:apmu_sampling
-./apmu_sampling
+ksft apmu_sampling
 section_end "$series:kselftest:apmu_sampling" $?
 
 # 3. Debian's perf: user instructions of a known loop, exactly (see check-in-vm.sh)
@@ -96,11 +96,11 @@ section_end "$series:kunit:apmu_kunit" 0
 rmmod apmu
 if insmod ./apmu.ko long_counters=0; then
 	begin kselftest:apmu_pmu:32bit
-	./apmu_pmu -F nosample
+	ksft apmu_pmu -F nosample
 	section_end "$series:kselftest:apmu_pmu:32bit" $?
 	for t in apmu_rdpmc apmu_sampling; do
 		begin "kselftest:$t:32bit"
-		./$t
+		ksft $t
 		section_end "$series:kselftest:$t:32bit" $?
 	done
 	rmmod apmu
@@ -112,7 +112,7 @@ else
 fi
 begin kselftest:apmu_pmu:nosample
 if insmod ./apmu.ko sampling=0; then
-	./apmu_pmu -f nosample
+	ksft apmu_pmu -f nosample
 	rc=$?
 	rmmod apmu || rc=1
 else

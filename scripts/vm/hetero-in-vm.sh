@@ -40,13 +40,13 @@ section_end hetero 0
 
 # kselftests: a task on both clusters, pinned events, an unprivileged foreign event
 section "kselftest:apmu_hetero"
-./apmu_hetero
+ksft apmu_hetero
 section_end "kselftest:apmu_hetero" $?
 
 # again on 32-bit event counters (the cores of such systems mostly have no other kind)
 section "kselftest:apmu_hetero:32bit"
 if rmmod apmu && insmod ./apmu.ko long_counters=0; then
-	./apmu_hetero
+	ksft apmu_hetero
 	rc=$?
 	rmmod apmu || rc=1
 else

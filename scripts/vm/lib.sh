@@ -16,3 +16,18 @@ tap() {
 		sed 's/^/# /' /tmp/tap.out
 	fi
 }
+
+# ksft PROGRAM [ARGS...]: run one apmu kselftest program the way kernel CI does, through
+# the kernel's installed runner: run_kselftest.sh -t apmu:PROGRAM, which applies the
+# `settings` timeout and prints the program's TAP nested under its own ("# " lines). ARGS
+# (kselftest_harness selections such as -F apmu32) reach the program through the runner's
+# KSELFTEST_<PROGRAM>_ARGS. run_kselftest.sh exits 0 whatever the results: the status
+# returned here is 1 when the runner reported the program "not ok".
+ksft() {
+	_ksft_p=$1
+	shift
+	(cd /apmu/kselftest_install &&
+		env "KSELFTEST_$(echo "$_ksft_p" | tr a-z A-Z)_ARGS=$*" \
+			./run_kselftest.sh -t "apmu:$_ksft_p") | tee /tmp/ksft.out
+	grep -q '^ok ' /tmp/ksft.out && ! grep -q '^not ok ' /tmp/ksft.out
+}
