@@ -20,9 +20,9 @@
 #include <linux/sysctl.h>
 #include <kunit/visibility.h>
 
-#include "apmu.h"
-#include "compat.h"
-#include "regs.h"
+#include "../apmu.h"
+#include "../compat.h"
+#include "../pmuv3/regs.h"
 
 static int apmu_sysctl_user_access __read_mostly;
 /* PMUSERENR_EL0 of each CPU, as last written by apmu: the EL0 access granted now */

@@ -8,7 +8,7 @@
  */
 #include <asm/sysreg.h>
 
-#include "apmu.h"
+#include "../apmu.h"
 #include "regs.h"
 
 /* The register name is part of the instruction: one switch case per counter */

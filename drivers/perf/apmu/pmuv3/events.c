@@ -8,7 +8,7 @@
 #include <linux/perf_event.h>
 #include <kunit/visibility.h>
 
-#include "apmu.h"
+#include "../apmu.h"
 
 #define APMU_CFG_EVENT		GENMASK_ULL(15, 0)
 

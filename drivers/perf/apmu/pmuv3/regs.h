@@ -12,8 +12,8 @@
 #include <asm/barrier.h>
 #include <asm/sysreg.h>
 
-#include "apmu.h"
-#include "compat.h"
+#include "../apmu.h"
+#include "../compat.h"
 
 u64 apmu_read_evcntr(unsigned int n);
 u64 apmu_read_evtyper(unsigned int n);

@@ -8,7 +8,7 @@
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
 
-#include "apmu.h"
+#include "../apmu.h"
 
 static ssize_t cpus_show(struct device *dev, struct device_attribute *attr, char *buf)
 {

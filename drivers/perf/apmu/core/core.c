@@ -14,9 +14,9 @@
 #include <kunit/visibility.h>
 #include <asm/virt.h>
 
-#include "apmu.h"
-#include "compat.h"
-#include "regs.h"
+#include "../apmu.h"
+#include "../compat.h"
+#include "../pmuv3/regs.h"
 
 /* config1 fields, in the in-tree armv8_pmuv3 positions (see format/) */
 #define APMU_CFG1_LONG		BIT_ULL(0)

@@ -8,7 +8,7 @@
 #include <kunit/visibility.h>
 #include <asm/cputype.h>
 
-#include "apmu.h"
+#include "../apmu.h"
 #include "regs.h"
 
 static __always_inline u64 rd(struct apmu_pmu *pmu, enum apmu_reg reg)
