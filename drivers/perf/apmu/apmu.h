@@ -2,189 +2,172 @@
 /*
  * apmu: a loadable perf PMU driver for the Arm Performance Monitors.
  *
- * Layering: core.c is the perf glue (event_init, add/del/start/stop/read); pmuv3.c is the
- * PMUv3 counter logic; it reaches the hardware only through a &struct apmu_regs table, which
- * is the real system registers (pmuv3_sysreg.c) or the KUnit register model (tests/).
+ * Layering, as in-tree between arm_pmu.c and its drivers: core/ is the backend-neutral
+ * perf core (event_init, add/del/start/stop/read, the overflow loop, group validation,
+ * ::filter, hotplug and CPU PM); a backend (pmuv3/) drives one kind of PMU through a
+ * const &struct apmu_pmu_ops. A backend reaches its registers through compile-time
+ * inline accessors, so the hot paths have no dispatch below the ops; the KUnit module
+ * compiles the backend once more against a register model (tests/).
  */
 #ifndef __APMU_H
 #define __APMU_H
 
-#include <linux/bitfield.h>
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
 #include <linux/interrupt.h>
 #include <linux/notifier.h>
 #include <linux/perf_event.h>
+#include <linux/perf/arm_pmu.h>
 #include <linux/types.h>
 
-#include <apmu/pmuv3_regs.h>
-
-/**
- * enum apmu_reg - the PMUv3 registers the driver uses
- * @APMU_R_PMCR: PMCR_EL0
- * @APMU_R_PMCNTENSET: PMCNTENSET_EL0 (W1S view of the counter enables)
- * @APMU_R_PMCNTENCLR: PMCNTENCLR_EL0 (W1C view of the same enables)
- * @APMU_R_PMINTENSET: PMINTENSET_EL1 (W1S view of the overflow interrupt enables)
- * @APMU_R_PMINTENCLR: PMINTENCLR_EL1 (W1C view of the same enables)
- * @APMU_R_PMOVSSET: PMOVSSET_EL0 (W1S view of the overflow flags)
- * @APMU_R_PMOVSCLR: PMOVSCLR_EL0 (W1C view of the same flags)
- * @APMU_R_PMUSERENR: PMUSERENR_EL0
- * @APMU_R_PMCCNTR: PMCCNTR_EL0
- * @APMU_R_PMCCFILTR: PMCCFILTR_EL0
- * @APMU_R_PMICNTR: PMICNTR_EL0 (FEAT_PMUv3_ICNTR)
- * @APMU_R_PMICFILTR: PMICFILTR_EL0 (FEAT_PMUv3_ICNTR)
- * @APMU_R_PMEVCNTR: PMEVCNTR<n>_EL0
- * @APMU_R_PMEVTYPER: PMEVTYPER<n>_EL0
- * @APMU_R_PMCEID0: PMCEID0_EL0
- * @APMU_R_PMCEID1: PMCEID1_EL0
- * @APMU_R_PMMIR: PMMIR_EL1
- * @APMU_R_DFR0: ID_AA64DFR0_EL1, for PMUVer
- * @APMU_R_DFR1: ID_AA64DFR1_EL1, for PMICNTR
+/*
+ * Counter indexes are the bits of one word: a backend hands the overflow flags of a CPU
+ * to the interrupt handler as one unsigned long (33 indexes on AArch64 PMUv3, 32 on
+ * AArch32, 5 on XScale).
  */
-enum apmu_reg {
-	APMU_R_PMCR,
-	APMU_R_PMCNTENSET,
-	APMU_R_PMCNTENCLR,
-	APMU_R_PMINTENSET,
-	APMU_R_PMINTENCLR,
-	APMU_R_PMOVSSET,
-	APMU_R_PMOVSCLR,
-	APMU_R_PMUSERENR,
-	APMU_R_PMCCNTR,
-	APMU_R_PMCCFILTR,
-	APMU_R_PMICNTR,
-	APMU_R_PMICFILTR,
-	APMU_R_PMEVCNTR,
-	APMU_R_PMEVTYPER,
-	APMU_R_PMCEID0,
-	APMU_R_PMCEID1,
-	APMU_R_PMMIR,
-	APMU_R_DFR0,
-	APMU_R_DFR1,
-};
+#define APMU_MAX_IDX		BITS_PER_LONG
 
-/**
- * struct apmu_regs - register access for one backend, on the calling CPU
- * @read: read register @reg; @n selects PMEVCNTR<n>/PMEVTYPER<n> and is 0 otherwise
- * @write: write @val to register @reg (@n as for @read)
- * @sync: a Context synchronization event (ISB): earlier register writes now affect
- *	 counting; optional
+/*
+ * hw_perf_event.flags: ARMPMU_EVT_64BIT and PERF_EVENT_FLAG_USER_READ_CNT are read by
+ * the arch's arch_perf_update_userpage(); the others are apmu's. APMU_HWF_IRQ: the
+ * event's overflow interrupt is enabled (sampling, or a 32-bit counter extended in
+ * software); the core sets it before &apmu_pmu_ops.enable. APMU_HWF_BACKEND: bits a
+ * backend's get_idx() reports about the counters it chose (e.g. a PMUv3 CHAIN pair).
  */
-struct apmu_regs {
-	u64 (*read)(enum apmu_reg reg, unsigned int n);
-	void (*write)(enum apmu_reg reg, unsigned int n, u64 val);
-	void (*sync)(void);
-};
-
-extern const struct apmu_regs apmu_sysregs;
+#define APMU_HWF_IRQ		BIT(9)
+#define APMU_HWF_BACKEND	GENMASK(15, 12)
+#define APMU_HWF_COUNTER	(ARMPMU_EVT_64BIT | APMU_HWF_BACKEND)
 
 struct apmu_pmu;
 
 /**
+ * struct apmu_pmu_ops - what a backend does for the perf core
+ *
+ * The seam of the in-tree &struct arm_pmu. Hot-path ops (get_idx to take_overflows)
+ * run on the CPU whose counters they touch, with IRQs off or inside perf's
+ * pmu_disable()/pmu_enable() bracket; each does its backend's work for one event, or
+ * for the whole PMU, in one call. Counter indexes are the backend's; the core only
+ * keeps events and bitmaps by them.
+ *
+ * @probe: on one CPU of the PMU, before registration: discover it (counters, width,
+ *	   events) and fill the backend's fields. Return: 0 or -ENODEV (no such PMU).
+ * @map_event: the event number @event's type and config ask for, its config words
+ *	       checked against the format/ fields. Return: the number; -ENOENT for a
+ *	       type that is not ours or an event this PMU lacks; -EINVAL for bad bits.
+ * @set_filter: fold the rest of the attribute into hw.config_base (which holds the
+ *		event number): exclusion filters, thresholds, and EL0 reads (rdpmc, which
+ *		sets PERF_EVENT_FLAG_USER_READ_CNT). Return: 0, or the errno for what the
+ *		PMU cannot honour.
+ * @get_idx: take free counters for @event in @used (a CPU's, or a scratch map while
+ *	     validating a group: @event is not modified). *@flags gets the
+ *	     %APMU_HWF_COUNTER bits of the choice (ARMPMU_EVT_64BIT for a 64-bit
+ *	     counter, %APMU_HWF_BACKEND bits). Return: the index, or -EAGAIN.
+ * @put_idx: release what get_idx() took for @event (its hw.idx) in @used.
+ * @read_counter: the raw value of @event's counter, at the counter's width.
+ * @write_counter: set @event's counter to @val.
+ * @enable: program @event's counter (type, filters) and enable it; also its overflow
+ *	    interrupt when hw.flags has %APMU_HWF_IRQ.
+ * @disable: stop @event's counter; also its overflow interrupt and flag when it had
+ *	     one, so a stale overflow cannot interrupt the next user.
+ * @start: let every enabled counter count (the PMU-wide enable), its earlier
+ *	   programming in effect first.
+ * @stop: stop every counter at once, in effect before it returns.
+ * @take_overflows: read and clear the overflow flags of the counters in @used.
+ *		    Return: the overflowed counters' indexes; the core handles those that
+ *		    are an event's hw.idx (not, say, the low half of a pair).
+ * @reset: bring the calling CPU's PMU to a known idle state: no counter, interrupt,
+ *	   flag or EL0 access on, counters zeroed. The PMU-wide enable stays off.
+ * @quiesce: as @reset, but counter values are kept (CPU going offline).
+ * @user_access: EL0 counter reads on the calling CPU. @used NULL: off. Otherwise on,
+ *		 and every counter not in @used reads 0 (it may hold another context's
+ *		 counts); @grant: access was off until now. Optional (no rdpmc).
+ */
+struct apmu_pmu_ops {
+	int (*probe)(struct apmu_pmu *pmu);
+	int (*map_event)(struct perf_event *event);
+	int (*set_filter)(struct perf_event *event);
+	int (*get_idx)(unsigned long *used, struct perf_event *event, unsigned long *flags);
+	void (*put_idx)(unsigned long *used, struct perf_event *event);
+	u64 (*read_counter)(struct perf_event *event);
+	void (*write_counter)(struct perf_event *event, u64 val);
+	void (*enable)(struct perf_event *event);
+	void (*disable)(struct perf_event *event);
+	void (*start)(struct apmu_pmu *pmu);
+	void (*stop)(struct apmu_pmu *pmu);
+	unsigned long (*take_overflows)(struct apmu_pmu *pmu, const unsigned long *used);
+	void (*reset)(struct apmu_pmu *pmu);
+	void (*quiesce)(struct apmu_pmu *pmu);
+	void (*user_access)(struct apmu_pmu *pmu, const unsigned long *used, bool grant);
+};
+
+/**
  * struct apmu_cpu - per-CPU state of one PMU instance; touched only on its own CPU
  * @pmu: the instance this state belongs to
- * @events: the event occupying each counter index (bit positions as in PMCNTENSET)
  * @used: counter indexes in use
- * @pm_stopped: counter indexes (the first of a pair) whose running event was stopped by
+ * @pm_stopped: counter indexes (events' hw.idx) whose running event was stopped by
  *		apmu_cpu_pm_save() and must be restarted by apmu_cpu_pm_restore()
  * @irq: this CPU's overflow SPI, when the PMU has one SPI per CPU; else 0
  * @irq_requested: @irq is requested
+ * @events: the event whose hw.idx is each counter index; &apmu_pmu.nr_idx entries
  */
 struct apmu_cpu {
 	struct apmu_pmu *pmu;
-	struct perf_event *events[APMU_NR_IDX];
-	DECLARE_BITMAP(used, APMU_NR_IDX);
-	DECLARE_BITMAP(pm_stopped, APMU_NR_IDX);
+	DECLARE_BITMAP(used, APMU_MAX_IDX);
+	DECLARE_BITMAP(pm_stopped, APMU_MAX_IDX);
 	int irq;
 	bool irq_requested;
+	struct perf_event *events[];
 };
 
 /**
  * struct apmu_pmu - one PMU instance (one microarchitecture's CPUs)
- * @pmu: the perf PMU, registered as @name
+ * @pmu: the perf PMU, registered as @name; first, so an event's pmu is the instance
+ * @ops: the backend
+ * @attr_groups: sysfs groups of /sys/bus/event_source/devices/@name (the backend's,
+ *		 with the core's &apmu_cpus_group)
  * @dev: the platform device, for messages
- * @regs: register access (real system registers or the KUnit model)
- * @hw: per-CPU counter state
+ * @hw: per-CPU counter state, with @nr_idx event slots each
  * @supported_cpus: the CPUs this instance counts on
  * @name: PMU name in /sys/bus/event_source/devices/
- * @num_counters: implemented event counters, PMCR_EL0.N
- * @pmuver: ID_AA64DFR0_EL1.PMUVer
- * @allow_lp: use PMCR_EL0.LP where implemented (the long_counters parameter)
- * @long_evcnt: event counters are 64-bit (PMUv3p5, PMCR_EL0.LP set)
- * @pmcr: the PMCR_EL0 value for every CPU of this PMU, with E clear (LC, and LP when
- *	  @long_evcnt); the same on all of them, so it is set once at probe
- * @has_icntr: the instruction counter PMICNTR_EL0 exists (FEAT_PMUv3_ICNTR)
- * @pmmir: PMMIR_EL1 (slots, bus, threshold width), 0 before PMUv3p4
- * @cnt_mask: counter indexes that exist: P<N-1:0>, C and, with @has_icntr, F0
- * @pmceid: PMCEID0/1 as one bitmap: bits 0-63 common events 0x0-0x3f,
- *	    bits 64-127 the 0x4000-0x403f range
+ * @nr_idx: counter indexes the backend uses (0 to @nr_idx - 1); at most %APMU_MAX_IDX
+ * @num_counters: the PMU's general-purpose counters, for messages (set by @ops->probe)
+ * @info: what @ops->probe found, for the line that announces the PMU
  * @irq: the overflow interrupt when it is one per-CPU PPI, or 0
  * @irq_percpu: @irq is a PPI; otherwise each CPU has its own SPI in &struct apmu_cpu
  * @has_irq: the PMU has an overflow interrupt (sampling needs it)
- * @irq_resync: the PMU is QEMU's, which re-evaluates its overflow interrupt request
- *		on PMINTEN/PMOVS writes and overflows but not when PMCR.E is set (core.c)
  * @node: cpuhp multi-instance node
  * @cpu_pm_nb: CPU PM notifier: PMU state across core power-down
+ *
+ * A backend embeds it first in its own instance structure.
  */
 struct apmu_pmu {
 	struct pmu pmu;
+	const struct apmu_pmu_ops *ops;
+	const struct attribute_group **attr_groups;
 	struct device *dev;
-	const struct apmu_regs *regs;
 	struct apmu_cpu __percpu *hw;
 	cpumask_t supported_cpus;
 	const char *name;
+	unsigned int nr_idx;
 	unsigned int num_counters;
-	unsigned int pmuver;
-	bool allow_lp;
-	bool long_evcnt;
-	u64 pmcr;
-	bool has_icntr;
-	u32 pmmir;
-	u64 cnt_mask;
-	DECLARE_BITMAP(pmceid, 128);
+	char info[64];
 	int irq;
 	bool irq_percpu;
 	bool has_irq;
-	bool irq_resync;
 	struct hlist_node node;
 	struct notifier_block cpu_pm_nb;
 };
-
-/*
- * hw_perf_event.flags bits: ARMPMU_EVT_64BIT and PERF_EVENT_FLAG_USER_READ_CNT are read by
- * the arch's arch_perf_update_userpage(); the others are ours. APMU_HWF_CHAIN: the event
- * occupies a CHAIN pair, hw.idx and hw.idx + 1. APMU_HWF_IRQ: its overflow interrupt is
- * enabled (sampling, or a 32-bit counter extended in software).
- */
-#define APMU_HWF_CHAIN		BIT(8)
-#define APMU_HWF_IRQ		BIT(9)
 
 static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 {
 	return container_of(pmu, struct apmu_pmu, pmu);
 }
 
-/* pmuv3.c: the PMUv3 counter logic on top of &struct apmu_regs */
-void apmu_pmuv3_probe(struct apmu_pmu *pmu);
-void apmu_pmuv3_reset(struct apmu_pmu *pmu);
-void apmu_pmuv3_quiesce(struct apmu_pmu *pmu);
-/* apmu_pmuv3_get_idx() flags */
-#define APMU_GET_CHAIN		BIT(0)	/* a CHAIN pair for a 64-bit count */
-#define APMU_GET_USER		BIT(1)	/* read from EL0: never PMICNTR */
+/* pmuv3/: the PMUv3 backend */
+struct apmu_pmu *apmu_pmuv3_alloc(struct device *dev);
 
-int apmu_pmuv3_get_idx(struct apmu_pmu *pmu, unsigned long *used, u64 evtype,
-		       unsigned int flags);
-void apmu_pmuv3_put_idx(unsigned long *used, int idx, bool chained);
-u64 apmu_pmuv3_read_counter(struct apmu_pmu *pmu, int idx, bool chained);
-void apmu_pmuv3_write_counter(struct apmu_pmu *pmu, int idx, bool chained, u64 val);
-void apmu_pmuv3_enable(struct apmu_pmu *pmu, int idx, bool chained, u64 evtype, bool irq);
-void apmu_pmuv3_disable(struct apmu_pmu *pmu, int idx, bool chained);
-void apmu_pmuv3_disable_counter(struct apmu_pmu *pmu, int idx);
-u64 apmu_pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned long *used);
-bool apmu_pmuv3_counter_is_64bit(struct apmu_pmu *pmu, int idx, bool chained);
-
-/* irq.c: overflow interrupt wiring */
+/* core/irq.c: overflow interrupt wiring */
 struct platform_device;
 int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu);
 int apmu_irq_request(struct apmu_pmu *pmu);
@@ -192,24 +175,23 @@ void apmu_irq_free(struct apmu_pmu *pmu);
 void apmu_irq_cpu_online(struct apmu_pmu *pmu, unsigned int cpu);
 void apmu_irq_cpu_offline(struct apmu_pmu *pmu, unsigned int cpu);
 
-/* overflow.c: sample delivery */
+/* core/overflow.c: sample delivery */
 bool apmu_overflow_init(void);
 bool apmu_can_sample(void);
 void apmu_sample_took(u64 ns);
 int apmu_event_overflow(struct perf_event *event, struct perf_sample_data *data,
 			struct pt_regs *regs);
 
-/* events.c: attribute to event number */
-bool apmu_event_implemented(struct apmu_pmu *pmu, u16 evnum);
-int apmu_map_event(struct apmu_pmu *pmu, struct perf_event *event);
-
-/* core.c: perf glue */
+/* core/core.c: the perf core */
+int apmu_pmu_alloc_cpus(struct apmu_pmu *pmu);
 void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner);
 irqreturn_t apmu_handle_irq(int irq, void *dev_id);
 void apmu_cpu_pm_save(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_cpu_reinit(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
+void apmu_cpu_quiesce(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 u64 apmu_event_update(struct perf_event *event);
+extern const struct attribute_group apmu_cpus_group;
 
 /*
  * A counting event on a 32-bit counter is armed at half range, so its first overflow
@@ -218,23 +200,13 @@ u64 apmu_event_update(struct perf_event *event);
  */
 #define APMU_ARM_32BIT		BIT_ULL(31)
 
-/* The largest PMEVTYPER.TH value: 2^PMMIR.THWIDTH - 1, 0 without FEAT_PMUv3_TH */
-static inline u32 apmu_threshold_max(struct apmu_pmu *pmu)
-{
-	return (1U << FIELD_GET(APMU_PMMIR_THWIDTH, pmu->pmmir)) - 1;
-}
-
-/* user_access.c: rdpmc */
+/* core/user_access.c: rdpmc */
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
-void apmu_user_access_reset_cpu(struct apmu_pmu *pmu);
-u64 apmu_user_access_get(struct apmu_pmu *pmu);
+void apmu_user_access_reset_cpu(struct apmu_cpu *cpu);
 void apmu_user_access_set(int on);
 void apmu_user_event_destroy(struct perf_event *event);
 int apmu_event_idx(struct perf_event *event);
 void apmu_user_access_register(void);
 void apmu_user_access_unregister(void);
-
-/* sysfs.c */
-extern const struct attribute_group *apmu_attr_groups[];
 
 #endif /* __APMU_H */

@@ -10,11 +10,14 @@
 #ifndef __APMU_COMPAT_H__
 #define __APMU_COMPAT_H__
 
+#include <linux/bitfield.h>
 #include <linux/perf_event.h>
+#include <linux/perf/arm_pmu.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/stringify.h>
+#include <linux/sysfs.h>
 #include <linux/version.h>
-#include <asm/sysreg.h>
 
 #include "apmu.h"
 
@@ -97,15 +100,31 @@ static inline struct perf_event_context *apmu_compat_task_ctx(struct task_struct
 #endif
 
 /*
- * The instruction counter's registers (FEAT_PMUv3_ICNTR) are named in the generated
- * <asm/sysreg-defs.h> of later kernels, not in 6.1's. read_sysreg_s() stringifies its
- * register there, so a missing name only shows up as an assembler error.
+ * The format/ field macros of <linux/perf/arm_pmu.h>: a field is declared once as
+ * ATTR_CFG_FLD_<name>_CFG/_LO/_HI, and GEN_PMU_FORMAT_ATTR() makes its sysfs file while
+ * ATTR_CFG_GET_FLD() decodes it. There since 6.9 (moved from arm_spe_pmu.c); before,
+ * equivalent ones here (the same sysfs text, "config1:0" for a one-bit field).
  */
-#ifndef SYS_PMICNTR_EL0
-#define SYS_PMICNTR_EL0		sys_reg(3, 3, 9, 4, 0)
-#endif
-#ifndef SYS_PMICFILTR_EL0
-#define SYS_PMICFILTR_EL0	sys_reg(3, 3, 9, 6, 0)
+#ifndef GEN_PMU_FORMAT_ATTR
+static inline ssize_t apmu_format_show(char *page, const char *cfg, int lo, int hi)
+{
+	if (lo == hi)
+		return sysfs_emit(page, "%s:%d\n", cfg, lo);
+	return sysfs_emit(page, "%s:%d-%d\n", cfg, lo, hi);
+}
+
+#define GEN_PMU_FORMAT_ATTR(name)					\
+static ssize_t name##_show(struct device *dev, struct device_attribute *attr,	\
+			   char *page)						\
+{										\
+	return apmu_format_show(page, __stringify(ATTR_CFG_FLD_##name##_CFG),	\
+				ATTR_CFG_FLD_##name##_LO, ATTR_CFG_FLD_##name##_HI);	\
+}										\
+static struct device_attribute format_attr_##name = __ATTR_RO(name)
+
+#define ATTR_CFG_GET_FLD(attr, name)					\
+	FIELD_GET(GENMASK_ULL(ATTR_CFG_FLD_##name##_HI, ATTR_CFG_FLD_##name##_LO),	\
+		  (attr)->ATTR_CFG_FLD_##name##_CFG)
 #endif
 
 /*

@@ -22,11 +22,6 @@ static enum cpuhp_state apmu_hp_state;
 /* PMUs apmu registered: only then is kernel.perf_user_access apmu's to provide */
 static unsigned int apmu_nr_pmus;
 
-static bool long_counters = true;
-module_param(long_counters, bool, 0444);
-MODULE_PARM_DESC(long_counters,
-		 "use 64-bit event counters (PMCR_EL0.LP) where the PMU has them (default Y)");
-
 /*
  * The in-tree driver's compatibles, each named as the in-tree PMU with an apmu_ prefix.
  * apmu uses the common PMUv3 event maps for all of them (PMCEID decides what is offered).
@@ -109,10 +104,7 @@ static int apmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 		return 0;
 	apmu_irq_cpu_offline(pmu, cpu);
 	local_irq_save(flags);
-	if (bitmap_empty(this_cpu_ptr(pmu->hw)->used, APMU_NR_IDX)) {
-		apmu_pmuv3_quiesce(pmu);
-		apmu_user_access_reset_cpu(pmu);
-	}
+	apmu_cpu_quiesce(pmu, this_cpu_ptr(pmu->hw));
 	local_irq_restore(flags);
 	return 0;
 }
@@ -128,7 +120,7 @@ static int apmu_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd, void
 
 	if (!cpumask_test_cpu(smp_processor_id(), &pmu->supported_cpus))
 		return NOTIFY_DONE;
-	if (bitmap_empty(cpu->used, APMU_NR_IDX) && cmd == CPU_PM_ENTER)
+	if (bitmap_empty(cpu->used, APMU_MAX_IDX) && cmd == CPU_PM_ENTER)
 		return NOTIFY_OK;
 
 	switch (cmd) {
@@ -145,31 +137,36 @@ static int apmu_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd, void
 	return NOTIFY_OK;
 }
 
+struct apmu_probe_call {
+	struct apmu_pmu *pmu;
+	int ret;
+};
+
 static void apmu_probe_cpu(void *info)
 {
-	apmu_pmuv3_probe(info);
+	struct apmu_probe_call *call = info;
+
+	call->ret = call->pmu->ops->probe(call->pmu);
 }
 
 static int apmu_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
+	struct apmu_probe_call call;
 	struct apmu_pmu *pmu;
-	int cpu, ret;
+	int ret;
 
-	pmu = devm_kzalloc(dev, sizeof(*pmu), GFP_KERNEL);
+	/* every compatible apmu knows is a PMUv3 one so far */
+	pmu = apmu_pmuv3_alloc(dev);
 	if (!pmu)
 		return -ENOMEM;
 	pmu->dev = dev;
-	pmu->regs = &apmu_sysregs;
-	pmu->allow_lp = long_counters;
 	pmu->name = of_device_get_match_data(dev);
 	platform_set_drvdata(pdev, pmu);
 
-	pmu->hw = alloc_percpu(struct apmu_cpu);
-	if (!pmu->hw)
-		return -ENOMEM;
-	for_each_possible_cpu(cpu)
-		per_cpu_ptr(pmu->hw, cpu)->pmu = pmu;
+	ret = apmu_pmu_alloc_cpus(pmu);
+	if (ret)
+		return ret;
 
 	/* The DT names this PMU's CPUs through its interrupts */
 	ret = apmu_irq_parse(pdev, pmu);
@@ -177,16 +174,15 @@ static int apmu_probe(struct platform_device *pdev)
 		goto free_percpu;
 
 	/* Hardware first: discovery runs on one of this PMU's CPUs */
-	ret = smp_call_function_any(&pmu->supported_cpus, apmu_probe_cpu, pmu, 1);
+	call.pmu = pmu;
+	ret = smp_call_function_any(&pmu->supported_cpus, apmu_probe_cpu, &call, 1);
 	if (ret) {
 		dev_err(dev, "no online CPU to probe the PMU on\n");
 		goto free_percpu;
 	}
-	if (pmu->pmuver == APMU_PMUVER_NI || pmu->pmuver == APMU_PMUVER_IMP_DEF) {
-		dev_err(dev, "no PMUv3 (ID_AA64DFR0_EL1.PMUVer=%u)\n", pmu->pmuver);
-		ret = -ENODEV;
+	ret = call.ret;
+	if (ret)
 		goto free_percpu;
-	}
 
 	ret = apmu_irq_request(pmu);
 	if (ret)
@@ -207,9 +203,8 @@ static int apmu_probe(struct platform_device *pdev)
 		goto unregister_cpu_pm;
 
 	apmu_nr_pmus++;
-	dev_info(dev, "%s: PMUv3 version %u, %u event counters + cycle counter%s, CPUs %*pbl\n",
-		 pmu->name, pmu->pmuver, pmu->num_counters,
-		 pmu->long_evcnt ? ", 64-bit" : "", cpumask_pr_args(&pmu->supported_cpus));
+	dev_info(dev, "%s: %s, CPUs %*pbl\n", pmu->name, pmu->info,
+		 cpumask_pr_args(&pmu->supported_cpus));
 	return 0;
 
 unregister_cpu_pm:

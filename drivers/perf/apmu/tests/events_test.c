@@ -7,12 +7,12 @@
 #include <kunit/test.h>
 #include <linux/perf_event.h>
 
-#include "../apmu.h"
+#include "../pmuv3/pmuv3.h"
 
 #define HW_CACHE(t, op, res)	((t) | (op) << 8 | (res) << 16)
 
 struct events_test {
-	struct apmu_pmu pmu;
+	struct apmu_pmuv3 pv;
 	struct perf_event event;
 };
 
@@ -21,8 +21,8 @@ static struct events_test *events_setup(struct kunit *test)
 	struct events_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->pmu.pmu.type = 42;
-	t->event.pmu = &t->pmu.pmu;
+	t->pv.pmu.pmu.type = 42;
+	t->event.pmu = &t->pv.pmu.pmu;
 	return t;
 }
 
@@ -30,7 +30,7 @@ static int map(struct events_test *t, u32 type, u64 config)
 {
 	t->event.attr.type = type;
 	t->event.attr.config = config;
-	return apmu_map_event(&t->pmu, &t->event);
+	return apmu_pmuv3_map_event(&t->event);
 }
 
 static void generic_events_need_pmceid(struct kunit *test)
@@ -41,9 +41,9 @@ static void generic_events_need_pmceid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), -ENOENT);
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES), -ENOENT);
 
-	__set_bit(0x11, t->pmu.pmceid);		/* CPU_CYCLES */
-	__set_bit(0x03, t->pmu.pmceid);		/* L1D_CACHE_REFILL */
-	__set_bit(0x24, t->pmu.pmceid);		/* STALL_BACKEND */
+	__set_bit(0x11, t->pv.pmceid);		/* CPU_CYCLES */
+	__set_bit(0x03, t->pv.pmceid);		/* L1D_CACHE_REFILL */
+	__set_bit(0x24, t->pv.pmceid);		/* STALL_BACKEND */
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 0x11);
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES), 0x03);
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE,
@@ -60,9 +60,9 @@ static void cache_events(struct kunit *test)
 	struct events_test *t = events_setup(test);
 	const u32 c = PERF_TYPE_HW_CACHE;
 
-	__set_bit(0x36, t->pmu.pmceid);		/* LL_CACHE_RD */
-	__set_bit(0x37, t->pmu.pmceid);		/* LL_CACHE_MISS_RD */
-	__set_bit(0x25, t->pmu.pmceid);		/* L1D_TLB */
+	__set_bit(0x36, t->pv.pmceid);		/* LL_CACHE_RD */
+	__set_bit(0x37, t->pv.pmceid);		/* LL_CACHE_MISS_RD */
+	__set_bit(0x25, t->pv.pmceid);		/* L1D_TLB */
 	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 0)), 0x36);
 	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 1)), 0x37);
 	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, 0, 0)), 0x25);
@@ -96,11 +96,11 @@ static void implemented_covers_both_ranges(struct kunit *test)
 {
 	struct events_test *t = events_setup(test);
 
-	__set_bit(64 + 0x04, t->pmu.pmceid);	/* 0x4004 CNT_CYCLES */
-	KUNIT_EXPECT_TRUE(test, apmu_event_implemented(&t->pmu, 0x4004));
-	KUNIT_EXPECT_FALSE(test, apmu_event_implemented(&t->pmu, 0x0004));
-	KUNIT_EXPECT_FALSE(test, apmu_event_implemented(&t->pmu, 0x4040));
-	KUNIT_EXPECT_FALSE(test, apmu_event_implemented(&t->pmu, 0x0040));
+	__set_bit(64 + 0x04, t->pv.pmceid);	/* 0x4004 CNT_CYCLES */
+	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_event_implemented(&t->pv, 0x4004));
+	KUNIT_EXPECT_FALSE(test, apmu_pmuv3_event_implemented(&t->pv, 0x0004));
+	KUNIT_EXPECT_FALSE(test, apmu_pmuv3_event_implemented(&t->pv, 0x4040));
+	KUNIT_EXPECT_FALSE(test, apmu_pmuv3_event_implemented(&t->pv, 0x0040));
 }
 
 static struct kunit_case apmu_events_cases[] = {

@@ -9,7 +9,7 @@
 
 #include "pmuv3_model.h"
 
-/* &struct apmu_regs has no context pointer: the model in use is selected globally. */
+/* The accessors have no context pointer: the model in use is selected globally. */
 static struct apmu_model *cur;
 
 static const char * const reg_names[] = {
@@ -131,7 +131,7 @@ static u64 evcnt_width_mask(const struct apmu_model *m)
 /* The effective LP: event counters overflow at 64 bits (RES0 before PMUv3p5) */
 static bool model_lp(const struct apmu_model *m)
 {
-	return model_v3p5(m) && (m->pmcr & APMU_PMCR_LP);
+	return model_v3p5(m) && (m->pmcr & ARMV8_PMU_PMCR_LP);
 }
 
 /* The PMEVTYPER<n> bits that hold a value: filters and evtCount */
@@ -151,7 +151,8 @@ static bool ev_ok(struct apmu_model *m, enum apmu_reg reg, unsigned int n, bool 
 	return false;
 }
 
-static u64 model_read(enum apmu_reg reg, unsigned int n)
+/* A register read on the model selected (apmu_model_select()) */
+u64 apmu_model_read(enum apmu_reg reg, unsigned int n)
 {
 	struct apmu_model *m = cur;
 
@@ -206,7 +207,8 @@ static u64 model_read(enum apmu_reg reg, unsigned int n)
 	return 0;
 }
 
-static void model_write(enum apmu_reg reg, unsigned int n, u64 val)
+/* A register write on the model selected */
+void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val)
 {
 	struct apmu_model *m = cur;
 	u64 valid = valid_bits(m);
@@ -217,15 +219,16 @@ static void model_write(enum apmu_reg reg, unsigned int n, u64 val)
 	switch (reg) {
 	case APMU_R_PMCR:
 		/* P and C act on write and read as zero, and leave the overflow flags alone */
-		if (val & APMU_PMCR_P)
+		if (val & ARMV8_PMU_PMCR_P)
 			for (i = 0; i < m->n; i++)
 				m->evcntr[i] = 0;
-		if (val & APMU_PMCR_C)
+		if (val & ARMV8_PMU_PMCR_C)
 			m->ccntr = 0;
 		/* N is read-only; LP is RES0 before PMUv3p5 */
-		val &= APMU_PMCR_E | APMU_PMCR_D | APMU_PMCR_DP | APMU_PMCR_LC | APMU_PMCR_LP;
+		val &= ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_D | ARMV8_PMU_PMCR_DP |
+		       ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_LP;
 		if (!model_v3p5(m))
-			val &= ~APMU_PMCR_LP;
+			val &= ~ARMV8_PMU_PMCR_LP;
 		m->pmcr = val;
 		return;
 	case APMU_R_PMCNTENSET:
@@ -247,7 +250,8 @@ static void model_write(enum apmu_reg reg, unsigned int n, u64 val)
 		m->ovs &= ~(val & valid);
 		return;
 	case APMU_R_PMUSERENR:
-		m->userenr = val & (APMU_USERENR_EN | BIT(1) | APMU_USERENR_CR | APMU_USERENR_ER);
+		m->userenr = val & (ARMV8_PMU_USERENR_EN | ARMV8_PMU_USERENR_SW |
+				    ARMV8_PMU_USERENR_CR | ARMV8_PMU_USERENR_ER);
 		return;
 	case APMU_R_PMCCNTR:
 		m->ccntr = val;
@@ -282,11 +286,6 @@ static void model_write(enum apmu_reg reg, unsigned int n, u64 val)
 	}
 	model_undef(m, reg, n, true);
 }
-
-const struct apmu_regs apmu_model_regs = {
-	.read = model_read,
-	.write = model_write,
-};
 
 /*
  * How many times bits [31:0] of a counter holding @old wrap when @count is added, without
@@ -353,10 +352,10 @@ void apmu_model_count(struct apmu_model *m, u16 evnum, u64 count)
 	u64 chain;
 
 	model_changed(m);
-	if (!(m->pmcr & APMU_PMCR_E) || evnum == APMU_EV_CHAIN)
+	if (!(m->pmcr & ARMV8_PMU_PMCR_E) || evnum == ARMV8_PMUV3_PERFCTR_CHAIN)
 		return;
 	for (i = 0; i < m->n; i++) {
-		if (!model_counts(m, i) || (m->evtyper[i] & APMU_EVTYPE_EVENT) != evnum)
+		if (!model_counts(m, i) || (m->evtyper[i] & ARMV8_PMU_EVTYPE_EVENT) != evnum)
 			continue;
 		/*
 		 * Arm ARM (DDI 0487) J1.1.1, AArch64.IncrementEventCounter(): an overflow of
@@ -365,12 +364,12 @@ void apmu_model_count(struct apmu_model *m, u16 evnum, u64 count)
 		 */
 		chain = model_add_evcnt(m, i, count);
 		if (!(i & 1) && chain && model_counts(m, i + 1) &&
-		    (m->evtyper[i + 1] & APMU_EVTYPE_EVENT) == APMU_EV_CHAIN)
+		    (m->evtyper[i + 1] & ARMV8_PMU_EVTYPE_EVENT) == ARMV8_PMUV3_PERFCTR_CHAIN)
 			model_add_evcnt(m, i + 1, chain);
 	}
-	if (evnum == APMU_EV_CPU_CYCLES && (m->cnten & APMU_CNT_BIT_C))
-		model_add_wide(m, &m->ccntr, m->pmcr & APMU_PMCR_LC, APMU_IDX_CYCLE, count);
-	if (evnum == APMU_EV_INST_RETIRED && m->icntr && (m->cnten & APMU_CNT_BIT_F0))
+	if (evnum == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && (m->cnten & APMU_CNT_BIT_C))
+		model_add_wide(m, &m->ccntr, m->pmcr & ARMV8_PMU_PMCR_LC, APMU_IDX_CYCLE, count);
+	if (evnum == ARMV8_PMUV3_PERFCTR_INST_RETIRED && m->icntr && (m->cnten & APMU_CNT_BIT_F0))
 		model_add_wide(m, &m->icntr_val, true, APMU_IDX_INSTR, count);
 }
 

@@ -53,7 +53,51 @@
 
 #include <linux/types.h>
 
-#include "../apmu.h"
+#include "../pmuv3/pmuv3.h"
+
+/**
+ * enum apmu_reg - the PMUv3 registers the model has
+ * @APMU_R_PMCR: PMCR_EL0
+ * @APMU_R_PMCNTENSET: PMCNTENSET_EL0 (W1S view of the counter enables)
+ * @APMU_R_PMCNTENCLR: PMCNTENCLR_EL0 (W1C view of the same enables)
+ * @APMU_R_PMINTENSET: PMINTENSET_EL1 (W1S view of the overflow interrupt enables)
+ * @APMU_R_PMINTENCLR: PMINTENCLR_EL1 (W1C view of the same enables)
+ * @APMU_R_PMOVSSET: PMOVSSET_EL0 (W1S view of the overflow flags)
+ * @APMU_R_PMOVSCLR: PMOVSCLR_EL0 (W1C view of the same flags)
+ * @APMU_R_PMUSERENR: PMUSERENR_EL0
+ * @APMU_R_PMCCNTR: PMCCNTR_EL0
+ * @APMU_R_PMCCFILTR: PMCCFILTR_EL0
+ * @APMU_R_PMICNTR: PMICNTR_EL0 (FEAT_PMUv3_ICNTR)
+ * @APMU_R_PMICFILTR: PMICFILTR_EL0 (FEAT_PMUv3_ICNTR)
+ * @APMU_R_PMEVCNTR: PMEVCNTR<n>_EL0
+ * @APMU_R_PMEVTYPER: PMEVTYPER<n>_EL0
+ * @APMU_R_PMCEID0: PMCEID0_EL0
+ * @APMU_R_PMCEID1: PMCEID1_EL0
+ * @APMU_R_PMMIR: PMMIR_EL1
+ * @APMU_R_DFR0: ID_AA64DFR0_EL1, for PMUVer
+ * @APMU_R_DFR1: ID_AA64DFR1_EL1, for PMICNTR
+ */
+enum apmu_reg {
+	APMU_R_PMCR,
+	APMU_R_PMCNTENSET,
+	APMU_R_PMCNTENCLR,
+	APMU_R_PMINTENSET,
+	APMU_R_PMINTENCLR,
+	APMU_R_PMOVSSET,
+	APMU_R_PMOVSCLR,
+	APMU_R_PMUSERENR,
+	APMU_R_PMCCNTR,
+	APMU_R_PMCCFILTR,
+	APMU_R_PMICNTR,
+	APMU_R_PMICFILTR,
+	APMU_R_PMEVCNTR,
+	APMU_R_PMEVTYPER,
+	APMU_R_PMCEID0,
+	APMU_R_PMCEID1,
+	APMU_R_PMMIR,
+	APMU_R_DFR0,
+	APMU_R_DFR1,
+};
 
 /* ID_AA64DFR0_EL1.PMUVer of FEAT_PMUv3p1 */
 #define APMU_MODEL_PMUVER_V3P1	0x4
@@ -110,11 +154,15 @@ struct apmu_model {
 	bool rr_tripped;
 };
 
-extern const struct apmu_regs apmu_model_regs;
-
 void apmu_model_init(struct apmu_model *m, unsigned int n, unsigned int pmuver);
 void apmu_model_select(struct apmu_model *m);
+u64 apmu_model_read(enum apmu_reg reg, unsigned int n);
+void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val);
 void apmu_model_count(struct apmu_model *m, u16 evnum, u64 count);
 bool apmu_model_irq_pending(const struct apmu_model *m);
+
+/* The PMUv3 backend compiled against the model (pmuv3_test.c) */
+extern const struct apmu_pmu_ops apmu_pmuv3_model_ops;
+void apmu_model_pmu_init(struct apmu_pmuv3 *pv, bool allow_lp);
 
 #endif /* __APMU_PMUV3_MODEL_H */

@@ -1,18 +1,34 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for apmu's PMUv3 counter logic, run on the register model.
+ * KUnit tests for apmu's PMUv3 backend, run on the register model. This file compiles
+ * the backend itself (../pmuv3/pmuv3.c) against the model's accessors, as
+ * apmu_pmuv3_model_ops, which the core's tests drive too.
  */
+#include "pmuv3_model_access.h"
+#define APMU_PMUV3_OPS		apmu_pmuv3_model_ops
+#include "../pmuv3/pmuv3.c"
+
 #include <kunit/test.h>
 #include <linux/bitfield.h>
 #include <linux/module.h>
 #include <linux/perf/arm_pmu.h>
 
-#include "pmuv3_model.h"
+/**
+ * apmu_model_pmu_init() - a PMUv3 instance over the register model, not yet probed
+ * @pv: instance, zeroed
+ * @allow_lp: the long_counters module parameter
+ */
+void apmu_model_pmu_init(struct apmu_pmuv3 *pv, bool allow_lp)
+{
+	pv->pmu.ops = &apmu_pmuv3_model_ops;
+	pv->pmu.nr_idx = APMU_NR_IDX;
+	pv->allow_lp = allow_lp;
+}
 
 struct apmu_test {
 	struct apmu_model m;
-	struct apmu_pmu pmu;
-	struct apmu_cpu cpu;
+	struct apmu_pmuv3 pv;
+	struct apmu_cpu *cpu;
 };
 
 /*
@@ -29,11 +45,12 @@ static struct apmu_test *apmu_test_setup_lp(struct kunit *test, unsigned int n,
 	apmu_model_init(&t->m, n, pmuver);
 	t->m.icntr = icntr;
 	apmu_model_select(&t->m);
-	t->pmu.regs = &apmu_model_regs;
-	t->pmu.allow_lp = allow_lp;
-	t->cpu.pmu = &t->pmu;
-	apmu_pmuv3_probe(&t->pmu);
-	apmu_pmuv3_reset(&t->pmu);
+	apmu_model_pmu_init(&t->pv, allow_lp);
+	t->cpu = kunit_kzalloc(test, struct_size(t->cpu, events, APMU_NR_IDX), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, t->cpu);
+	t->cpu->pmu = &t->pv.pmu;
+	KUNIT_ASSERT_EQ(test, pmuv3_probe(&t->pv.pmu), 0);
+	pmuv3_reset(&t->pv.pmu);
 	return t;
 }
 
@@ -49,37 +66,46 @@ static struct apmu_test *apmu_test_setup(struct kunit *test, unsigned int n,
 	return apmu_test_setup_full(test, n, pmuver, false);
 }
 
+/* What the core's del() has the backend release: counter @idx, or the pair ending there */
+static void put_idx(struct kunit *test, unsigned long *used, int idx, bool chained)
+{
+	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->hw.idx = idx;
+	ev->hw.flags = chained ? APMU_HWF_CHAIN : 0;
+	pmuv3_put_idx(used, ev);
+}
+
 static void model_w1s_w1c_pairs(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
-	const struct apmu_regs *r = &apmu_model_regs;
 
-	r->write(APMU_R_PMINTENSET, 0, BIT(0) | BIT(3));
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMINTENSET, 0), BIT(0) | BIT(3));
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMINTENCLR, 0), BIT(0) | BIT(3));
+	apmu_model_write(APMU_R_PMINTENSET, 0, BIT(0) | BIT(3));
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMINTENSET, 0), BIT(0) | BIT(3));
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMINTENCLR, 0), BIT(0) | BIT(3));
 	/* writing 0 bits changes nothing; writing 1 to CLR clears only that bit */
-	r->write(APMU_R_PMINTENSET, 0, 0);
-	r->write(APMU_R_PMINTENCLR, 0, BIT(0));
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMINTENSET, 0), BIT(3));
-	r->write(APMU_R_PMOVSSET, 0, BIT(31) | BIT(1));
-	r->write(APMU_R_PMOVSCLR, 0, BIT(1));
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMOVSCLR, 0), BIT(31));
+	apmu_model_write(APMU_R_PMINTENSET, 0, 0);
+	apmu_model_write(APMU_R_PMINTENCLR, 0, BIT(0));
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMINTENSET, 0), BIT(3));
+	apmu_model_write(APMU_R_PMOVSSET, 0, BIT(31) | BIT(1));
+	apmu_model_write(APMU_R_PMOVSCLR, 0, BIT(1));
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMOVSCLR, 0), BIT(31));
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
 static void model_raz_wi_above_n(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
-	const struct apmu_regs *r = &apmu_model_regs;
 
-	r->write(APMU_R_PMCNTENSET, 0, U64_MAX);
+	apmu_model_write(APMU_R_PMCNTENSET, 0, U64_MAX);
 	/* P5..P0 and C; P30..P6 and F0 (no FEAT_PMUv3_ICNTR) are RAZ/WI */
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMCNTENSET, 0), 0x8000003fULL);
-	r->write(APMU_R_PMCNTENCLR, 0, U64_MAX);
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMCNTENSET, 0), 0);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMCNTENSET, 0), 0x8000003fULL);
+	apmu_model_write(APMU_R_PMCNTENCLR, 0, U64_MAX);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMCNTENSET, 0), 0);
 	/* PMCR.N is read-only */
-	r->write(APMU_R_PMCR, 0, APMU_PMCR_N);
-	KUNIT_EXPECT_EQ(test, FIELD_GET(APMU_PMCR_N, r->read(APMU_R_PMCR, 0)), 6);
+	apmu_model_write(APMU_R_PMCR, 0, APMU_PMCR_N);
+	KUNIT_EXPECT_EQ(test, FIELD_GET(APMU_PMCR_N, apmu_model_read(APMU_R_PMCR, 0)), 6);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
@@ -90,7 +116,6 @@ static void model_counter_widths(struct kunit *test)
 		APMU_PMUVER_V3, APMU_MODEL_PMUVER_V3P1, APMU_PMUVER_V3P4, APMU_PMUVER_V3P5, 0x8,
 		APMU_PMUVER_IMP_DEF,
 	};
-	const struct apmu_regs *r = &apmu_model_regs;
 	struct apmu_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 	unsigned int i;
 	bool v3p5;
@@ -101,17 +126,19 @@ static void model_counter_widths(struct kunit *test)
 		apmu_model_select(m);
 		v3p5 = vers[i] >= APMU_PMUVER_V3P5 && vers[i] != APMU_PMUVER_IMP_DEF;
 		for (int lp = 0; lp < 2; lp++) {
-			r->write(APMU_R_PMCR, 0, lp ? APMU_PMCR_LP : 0);
-			KUNIT_EXPECT_EQ_MSG(test, r->read(APMU_R_PMCR, 0) & APMU_PMCR_LP,
-					    lp && v3p5 ? APMU_PMCR_LP : 0, "PMUVer %#x", vers[i]);
-			r->write(APMU_R_PMEVCNTR, 1, 0x100000005ULL);
-			KUNIT_EXPECT_EQ_MSG(test, r->read(APMU_R_PMEVCNTR, 1),
+			apmu_model_write(APMU_R_PMCR, 0, lp ? ARMV8_PMU_PMCR_LP : 0);
+			KUNIT_EXPECT_EQ_MSG(test,
+					    apmu_model_read(APMU_R_PMCR, 0) & ARMV8_PMU_PMCR_LP,
+					    lp && v3p5 ? ARMV8_PMU_PMCR_LP : 0, "PMUVer %#x",
+					    vers[i]);
+			apmu_model_write(APMU_R_PMEVCNTR, 1, 0x100000005ULL);
+			KUNIT_EXPECT_EQ_MSG(test, apmu_model_read(APMU_R_PMEVCNTR, 1),
 					    v3p5 ? 0x100000005ULL : 5, "PMUVer %#x LP %d",
 					    vers[i], lp);
 			/* PMCCNTR is 64 bits wide whatever PMCR.LC says */
-			r->write(APMU_R_PMCR, 0, lp ? APMU_PMCR_LC : 0);
-			r->write(APMU_R_PMCCNTR, 0, 0x100000005ULL);
-			KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMCCNTR, 0), 0x100000005ULL);
+			apmu_model_write(APMU_R_PMCR, 0, lp ? ARMV8_PMU_PMCR_LC : 0);
+			apmu_model_write(APMU_R_PMCCNTR, 0, 0x100000005ULL);
+			KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMCCNTR, 0), 0x100000005ULL);
 		}
 		KUNIT_EXPECT_EQ(test, m->undef, 0);
 	}
@@ -126,28 +153,28 @@ static void model_overflow_points(struct kunit *test)
 	struct apmu_test *t = apmu_test_setup(test, 2, APMU_PMUVER_V3P5);
 	struct apmu_model *m = &t->m;
 
-	m->evtyper[0] = APMU_EV_INST_RETIRED;
+	m->evtyper[0] = ARMV8_PMUV3_PERFCTR_INST_RETIRED;
 	m->cnten = BIT(0) | APMU_CNT_BIT_C;
-	m->pmcr = APMU_PMCR_E;
+	m->pmcr = ARMV8_PMU_PMCR_E;
 	m->evcntr[0] = U32_MAX;
 	m->ccntr = U32_MAX;
-	apmu_model_count(m, APMU_EV_INST_RETIRED, 1);
-	apmu_model_count(m, APMU_EV_CPU_CYCLES, 1);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 1);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 1);
 	KUNIT_EXPECT_EQ(test, m->evcntr[0], BIT_ULL(32));
 	KUNIT_EXPECT_EQ(test, m->ccntr, BIT_ULL(32));
 	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0) | APMU_CNT_BIT_C);
 
 	m->ovs = 0;
-	m->pmcr = APMU_PMCR_E | APMU_PMCR_LP | APMU_PMCR_LC;
+	m->pmcr = ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_LP | ARMV8_PMU_PMCR_LC;
 	m->evcntr[0] = U32_MAX;
 	m->ccntr = U32_MAX;
-	apmu_model_count(m, APMU_EV_INST_RETIRED, 1);
-	apmu_model_count(m, APMU_EV_CPU_CYCLES, 1);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 1);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 1);
 	KUNIT_EXPECT_EQ(test, m->ovs, 0);
 	m->evcntr[0] = U64_MAX;
 	m->ccntr = U64_MAX;
-	apmu_model_count(m, APMU_EV_INST_RETIRED, 2);
-	apmu_model_count(m, APMU_EV_CPU_CYCLES, 2);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 2);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 2);
 	KUNIT_EXPECT_EQ(test, m->evcntr[0], 1);
 	KUNIT_EXPECT_EQ(test, m->ccntr, 1);
 	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0) | APMU_CNT_BIT_C);
@@ -155,11 +182,11 @@ static void model_overflow_points(struct kunit *test)
 	/* PMUv3: 32 bits wide, the count wraps */
 	t = apmu_test_setup(test, 2, APMU_PMUVER_V3);
 	m = &t->m;
-	m->evtyper[0] = APMU_EV_INST_RETIRED;
+	m->evtyper[0] = ARMV8_PMUV3_PERFCTR_INST_RETIRED;
 	m->cnten = BIT(0);
-	m->pmcr = APMU_PMCR_E;
+	m->pmcr = ARMV8_PMU_PMCR_E;
 	m->evcntr[0] = U32_MAX;
-	apmu_model_count(m, APMU_EV_INST_RETIRED, 3);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 3);
 	KUNIT_EXPECT_EQ(test, m->evcntr[0], 2);
 	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0));
 }
@@ -170,23 +197,23 @@ static void model_chain_rules(struct kunit *test)
 	struct apmu_test *t = apmu_test_setup(test, 4, APMU_PMUVER_V3);
 	struct apmu_model *m = &t->m;
 
-	m->pmcr = APMU_PMCR_E;
+	m->pmcr = ARMV8_PMU_PMCR_E;
 	/* CHAIN on an even counter counts nothing, nor does CHAIN given from outside */
-	m->evtyper[2] = APMU_EV_CHAIN;
+	m->evtyper[2] = ARMV8_PMUV3_PERFCTR_CHAIN;
 	m->cnten = BIT(2);
-	apmu_model_count(m, APMU_EV_CHAIN, 5);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_CHAIN, 5);
 	KUNIT_EXPECT_EQ(test, m->evcntr[2], 0);
 	/* 0/1 pair: three overflows of counter 0 are three CHAIN events for counter 1 */
-	m->evtyper[0] = APMU_EV_INST_RETIRED;
-	m->evtyper[1] = APMU_EV_CHAIN;
+	m->evtyper[0] = ARMV8_PMUV3_PERFCTR_INST_RETIRED;
+	m->evtyper[1] = ARMV8_PMUV3_PERFCTR_CHAIN;
 	m->cnten = BIT(0) | BIT(1);
 	m->evcntr[0] = U32_MAX;
-	apmu_model_count(m, APMU_EV_INST_RETIRED, 2ULL << 32 | 1);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 2ULL << 32 | 1);
 	KUNIT_EXPECT_EQ(test, m->evcntr[0], 0);
 	KUNIT_EXPECT_EQ(test, m->evcntr[1], 3);
 	/* a disabled odd counter counts no CHAIN */
 	m->cnten = BIT(0);
-	apmu_model_count(m, APMU_EV_INST_RETIRED, 1ULL << 32);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 1ULL << 32);
 	KUNIT_EXPECT_EQ(test, m->evcntr[1], 3);
 	/*
 	 * The odd counter overflowing is the pair's overflow: its own PMOVS bit, and no CHAIN
@@ -195,7 +222,7 @@ static void model_chain_rules(struct kunit *test)
 	m->cnten = BIT(0) | BIT(1) | BIT(2);
 	m->evcntr[1] = U32_MAX;
 	m->ovs = 0;
-	apmu_model_count(m, APMU_EV_INST_RETIRED, 1ULL << 32);
+	apmu_model_count(m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 1ULL << 32);
 	KUNIT_EXPECT_EQ(test, m->evcntr[1], 0);
 	KUNIT_EXPECT_EQ(test, m->evcntr[2], 0);
 	KUNIT_EXPECT_EQ(test, m->ovs, BIT(0) | BIT(1));
@@ -204,7 +231,6 @@ static void model_chain_rules(struct kunit *test)
 /* Every UNDEFINED access is caught (counted here; it fails any other test). */
 static void model_undefined_accesses(struct kunit *test)
 {
-	const struct apmu_regs *r = &apmu_model_regs;
 	struct apmu_model *m = kunit_kzalloc(test, sizeof(*m), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, m);
@@ -212,31 +238,31 @@ static void model_undefined_accesses(struct kunit *test)
 	m->selftest = true;
 	apmu_model_select(m);
 
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 4), 0);
-	r->write(APMU_R_PMEVCNTR, 4, 1);
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVTYPER, 30), 0);
-	r->write(APMU_R_PMEVTYPER, 4, APMU_EV_INST_RETIRED);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMEVCNTR, 4), 0);
+	apmu_model_write(APMU_R_PMEVCNTR, 4, 1);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMEVTYPER, 30), 0);
+	apmu_model_write(APMU_R_PMEVTYPER, 4, ARMV8_PMUV3_PERFCTR_INST_RETIRED);
 	KUNIT_EXPECT_EQ(test, m->undef, 4);
 	/* no FEAT_PMUv3_ICNTR */
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMICNTR, 0), 0);
-	r->write(APMU_R_PMICNTR, 0, 1);
-	r->write(APMU_R_PMICFILTR, 0, 0);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMICNTR, 0), 0);
+	apmu_model_write(APMU_R_PMICNTR, 0, 1);
+	apmu_model_write(APMU_R_PMICFILTR, 0, 0);
 	KUNIT_EXPECT_EQ(test, m->undef, 7);
 	/* PMMIR_EL1 before PMUv3p4 */
-	r->read(APMU_R_PMMIR, 0);
+	apmu_model_read(APMU_R_PMMIR, 0);
 	KUNIT_EXPECT_EQ(test, m->undef, 8);
 	/* writes to read-only registers */
-	r->write(APMU_R_PMCEID0, 0, 0);
-	r->write(APMU_R_PMCEID1, 0, 0);
-	r->write(APMU_R_PMMIR, 0, 0);
-	r->write(APMU_R_DFR0, 0, 0);
-	r->write(APMU_R_DFR1, 0, 0);
+	apmu_model_write(APMU_R_PMCEID0, 0, 0);
+	apmu_model_write(APMU_R_PMCEID1, 0, 0);
+	apmu_model_write(APMU_R_PMMIR, 0, 0);
+	apmu_model_write(APMU_R_DFR0, 0, 0);
+	apmu_model_write(APMU_R_DFR1, 0, 0);
 	KUNIT_EXPECT_EQ(test, m->undef, 13);
 
 	apmu_model_init(m, 4, APMU_PMUVER_V3P4);
 	m->selftest = true;
-	r->read(APMU_R_PMMIR, 0);
-	r->read(APMU_R_PMEVCNTR, 3);
+	apmu_model_read(APMU_R_PMMIR, 0);
+	apmu_model_read(APMU_R_PMEVCNTR, 3);
 	KUNIT_EXPECT_EQ(test, m->undef, 0);
 }
 
@@ -244,28 +270,27 @@ static void model_undefined_accesses(struct kunit *test)
 static void model_pmcr_actions_and_res0(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 4, APMU_PMUVER_V3);
-	const struct apmu_regs *r = &apmu_model_regs;
 
 	t->m.evcntr[3] = 7;
 	t->m.ccntr = 9;
 	t->m.ovs = BIT(3) | APMU_CNT_BIT_C;
-	r->write(APMU_R_PMCR, 0, APMU_PMCR_E | APMU_PMCR_P);
+	apmu_model_write(APMU_R_PMCR, 0, ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_P);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
 	KUNIT_EXPECT_EQ(test, t->m.ccntr, 9);
-	r->write(APMU_R_PMCR, 0, APMU_PMCR_E | APMU_PMCR_C);
+	apmu_model_write(APMU_R_PMCR, 0, ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_C);
 	KUNIT_EXPECT_EQ(test, t->m.ccntr, 0);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(3) | APMU_CNT_BIT_C);
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMCR, 0), APMU_PMCR_E | FIELD_PREP(APMU_PMCR_N, 4));
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMCR, 0),
+			ARMV8_PMU_PMCR_E | FIELD_PREP(APMU_PMCR_N, 4));
 	/* PMUv3 (not v3p1): evtCount[15:10] RES0; no FEAT_PMUv3_TH: bits [63:32] RES0 */
-	r->write(APMU_R_PMEVTYPER, 1, APMU_EVTYPE_TH | APMU_FILT_U | 0x4008);
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVTYPER, 1), APMU_FILT_U | 0x8);
+	apmu_model_write(APMU_R_PMEVTYPER, 1, APMU_EVTYPE_TH | ARMV8_PMU_EXCLUDE_EL0 | 0x4008);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMEVTYPER, 1), ARMV8_PMU_EXCLUDE_EL0 | 0x8);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
 /* A re-read loop on a pair that nothing changes is stopped and reported. */
 static void model_runaway_reread(struct kunit *test)
 {
-	const struct apmu_regs *r = &apmu_model_regs;
 	struct apmu_test *t = apmu_test_setup(test, 4, APMU_PMUVER_V3P5);
 	unsigned int i;
 
@@ -274,22 +299,22 @@ static void model_runaway_reread(struct kunit *test)
 	t->m.evcntr[2] = 0x100000001ULL;
 	t->m.evcntr[3] = 5;
 	for (i = 0; i < APMU_MODEL_REREAD_MAX; i++)
-		KUNIT_EXPECT_NE(test, r->read(APMU_R_PMEVCNTR, 2 + (i & 1)), 0);
+		KUNIT_EXPECT_NE(test, apmu_model_read(APMU_R_PMEVCNTR, 2 + (i & 1)), 0);
 	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 2), 0);
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 3), 0);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMEVCNTR, 2), 0);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMEVCNTR, 3), 0);
 	KUNIT_EXPECT_EQ(test, t->m.runaway, 1);
 	/* other registers do not end the run; a write does */
-	r->read(APMU_R_PMOVSCLR, 0);
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 3), 0);
-	r->write(APMU_R_PMOVSCLR, 0, 0);
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 3), 5);
+	apmu_model_read(APMU_R_PMOVSCLR, 0);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMEVCNTR, 3), 0);
+	apmu_model_write(APMU_R_PMOVSCLR, 0, 0);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMEVCNTR, 3), 5);
 	/* so does reading another pair, or counting */
 	for (i = 0; i <= APMU_MODEL_REREAD_MAX; i++)
-		r->read(APMU_R_PMEVCNTR, 2);
+		apmu_model_read(APMU_R_PMEVCNTR, 2);
 	KUNIT_EXPECT_EQ(test, t->m.runaway, 2);
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 0), 3);
-	KUNIT_EXPECT_EQ(test, r->read(APMU_R_PMEVCNTR, 2), 0x100000001ULL);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMEVCNTR, 0), 3);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMEVCNTR, 2), 0x100000001ULL);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
@@ -298,15 +323,15 @@ static void probe_reads_identification(struct kunit *test)
 	struct apmu_test *t;
 
 	t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
-	KUNIT_EXPECT_EQ(test, t->pmu.num_counters, 6);
-	KUNIT_EXPECT_EQ(test, t->pmu.pmuver, APMU_PMUVER_V3P5);
-	KUNIT_EXPECT_TRUE(test, t->pmu.long_evcnt);
-	KUNIT_EXPECT_EQ(test, t->pmu.cnt_mask, 0x8000003fULL);
+	KUNIT_EXPECT_EQ(test, t->pv.pmu.num_counters, 6);
+	KUNIT_EXPECT_EQ(test, t->pv.pmuver, APMU_PMUVER_V3P5);
+	KUNIT_EXPECT_TRUE(test, t->pv.long_evcnt);
+	KUNIT_EXPECT_EQ(test, t->pv.cnt_mask, 0x8000003fULL);
 
 	t = apmu_test_setup(test, 31, APMU_PMUVER_V3);
-	KUNIT_EXPECT_EQ(test, t->pmu.num_counters, 31);
-	KUNIT_EXPECT_FALSE(test, t->pmu.long_evcnt);
-	KUNIT_EXPECT_EQ(test, t->pmu.cnt_mask, 0xffffffffULL);
+	KUNIT_EXPECT_EQ(test, t->pv.pmu.num_counters, 31);
+	KUNIT_EXPECT_FALSE(test, t->pv.long_evcnt);
+	KUNIT_EXPECT_EQ(test, t->pv.cnt_mask, 0xffffffffULL);
 }
 
 static void probe_maps_pmceid(struct kunit *test)
@@ -320,15 +345,14 @@ static void probe_maps_pmceid(struct kunit *test)
 	t->m.ceid0 = BIT_ULL(0x11) | BIT_ULL(32 + 0x04);
 	t->m.ceid1 = BIT_ULL(0x3c - 0x20) | BIT_ULL(32 + 0x03);
 	apmu_model_select(&t->m);
-	t->pmu.regs = &apmu_model_regs;
-	t->pmu.allow_lp = true;
-	apmu_pmuv3_probe(&t->pmu);
+	apmu_model_pmu_init(&t->pv, true);
+	pmuv3_probe(&t->pv.pmu);
 
-	KUNIT_EXPECT_TRUE(test, test_bit(0x11, t->pmu.pmceid));
-	KUNIT_EXPECT_TRUE(test, test_bit(0x3c, t->pmu.pmceid));
-	KUNIT_EXPECT_TRUE(test, test_bit(64 + 0x04, t->pmu.pmceid));
-	KUNIT_EXPECT_TRUE(test, test_bit(64 + 0x23, t->pmu.pmceid));
-	KUNIT_EXPECT_EQ(test, bitmap_weight(t->pmu.pmceid, 128), 4);
+	KUNIT_EXPECT_TRUE(test, test_bit(0x11, t->pv.pmceid));
+	KUNIT_EXPECT_TRUE(test, test_bit(0x3c, t->pv.pmceid));
+	KUNIT_EXPECT_TRUE(test, test_bit(64 + 0x04, t->pv.pmceid));
+	KUNIT_EXPECT_TRUE(test, test_bit(64 + 0x23, t->pv.pmceid));
+	KUNIT_EXPECT_EQ(test, bitmap_weight(t->pv.pmceid, 128), 4);
 }
 
 static void reset_leaves_pmu_idle(struct kunit *test)
@@ -340,13 +364,13 @@ static void reset_leaves_pmu_idle(struct kunit *test)
 	t->m.cnten = 0x8000003f;
 	t->m.inten = 0x8000003f;
 	t->m.ovs = 0x8000003f;
-	t->m.pmcr = APMU_PMCR_E;
-	t->m.userenr = APMU_USERENR_EN;
+	t->m.pmcr = ARMV8_PMU_PMCR_E;
+	t->m.userenr = ARMV8_PMU_USERENR_EN;
 	t->m.ccntr = 1234;
 	for (i = 0; i < 6; i++)
 		t->m.evcntr[i] = i + 1;
 
-	apmu_pmuv3_reset(&t->pmu);
+	pmuv3_reset(&t->pv.pmu);
 
 	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
@@ -356,8 +380,8 @@ static void reset_leaves_pmu_idle(struct kunit *test)
 	for (i = 0; i < 6; i++)
 		KUNIT_EXPECT_EQ(test, t->m.evcntr[i], 0);
 	/* E clear until something is scheduled; 64-bit overflow for both counter kinds */
-	KUNIT_EXPECT_EQ(test, t->m.pmcr, APMU_PMCR_LC | APMU_PMCR_LP);
-	KUNIT_EXPECT_EQ(test, t->pmu.pmcr, APMU_PMCR_LC | APMU_PMCR_LP);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr, ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_LP);
+	KUNIT_EXPECT_EQ(test, t->pv.pmcr, ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_LP);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
@@ -367,39 +391,39 @@ static void get_idx_allocation(struct kunit *test)
 	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
 	int i;
 
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, 0),
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0),
 			APMU_IDX_CYCLE);
 	/* a second cycles event falls back to an event counter */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, 0), 0);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0), 0);
 	for (i = 1; i < 6; i++)
-		KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0),
-				i);
+		KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used,
+						     ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0), i);
 	/* never an index at or above PMCR.N */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0),
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0),
 			-EAGAIN);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES, 0),
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0),
 			-EAGAIN);
 }
 
 static void enable_disable_touch_one_counter(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
-	u64 evtype = APMU_EV_INST_RETIRED | APMU_FILT_P;
+	u64 evtype = ARMV8_PMUV3_PERFCTR_INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1;
 
-	apmu_pmuv3_enable(&t->pmu, 4, false, APMU_EV_CPU_CYCLES, true);
-	apmu_pmuv3_enable(&t->pmu, 2, false, evtype, true);
+	pmuv3_enable(4, false, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, true);
+	pmuv3_enable(2, false, evtype, true);
 	KUNIT_EXPECT_EQ(test, t->m.evtyper[2], evtype);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(2) | BIT(4));
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(2) | BIT(4));
 
 	t->m.ovs = BIT(2) | BIT(4);
-	apmu_pmuv3_disable(&t->pmu, 2, false);
+	pmuv3_disable(2, false);
 	/* PMCNTENCLR, PMINTENCLR and PMOVSCLR for bit 2 only */
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(4));
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(4));
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(4));
 	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
-	apmu_pmuv3_disable(&t->pmu, 4, false);
+	pmuv3_disable(4, false);
 	KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
@@ -409,10 +433,15 @@ static void disable_counter_is_one_write(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
 
-	apmu_pmuv3_enable(&t->pmu, 1, false, APMU_EV_INST_RETIRED, false);
-	apmu_pmuv3_enable(&t->pmu, 3, false, APMU_EV_INST_RETIRED, true);
+	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->hw.idx = 1;
+	ev->hw.flags = ARMPMU_EVT_64BIT;
+	pmuv3_enable(1, false, ARMV8_PMUV3_PERFCTR_INST_RETIRED, false);
+	pmuv3_enable(3, false, ARMV8_PMUV3_PERFCTR_INST_RETIRED, true);
 	t->m.writes = 0;
-	apmu_pmuv3_disable_counter(&t->pmu, 1);
+	pmuv3_disable_event(ev);
 	KUNIT_EXPECT_EQ(test, t->m.writes, 1);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(3));
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(3));
@@ -422,13 +451,13 @@ static void cycle_counter_uses_pmccfiltr(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
 
-	apmu_pmuv3_enable(&t->pmu, APMU_IDX_CYCLE, false, APMU_EV_CPU_CYCLES | APMU_FILT_U,
-			  false);
-	KUNIT_EXPECT_EQ(test, t->m.ccfiltr, APMU_FILT_U);
+	pmuv3_enable(APMU_IDX_CYCLE, false,
+		     ARMV8_PMUV3_PERFCTR_CPU_CYCLES | ARMV8_PMU_EXCLUDE_EL0, false);
+	KUNIT_EXPECT_EQ(test, t->m.ccfiltr, ARMV8_PMU_EXCLUDE_EL0);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, APMU_CNT_BIT_C);
 	/* counting only: the 64-bit cycle counter needs no interrupt */
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
-	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, APMU_IDX_CYCLE, false));
+	KUNIT_EXPECT_TRUE(test, pmuv3_counter_is_64bit(&t->pv, APMU_IDX_CYCLE, false));
 }
 
 static void overflow_take_clears_only_ours(struct kunit *test)
@@ -439,12 +468,12 @@ static void overflow_take_clears_only_ours(struct kunit *test)
 	__set_bit(1, used);
 	__set_bit(APMU_IDX_CYCLE, used);
 	t->m.ovs = BIT(1) | BIT(3) | BIT(31);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_take_overflows(&t->pmu, used), BIT(1) | BIT(31));
+	KUNIT_EXPECT_EQ(test, pmuv3_take_overflows(&t->pv.pmu, used), BIT(1) | BIT(31));
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(3));
 	/* nothing of ours: no write at all, so IRQ_NONE */
 	t->m.writes = 0;
 	t->m.ovs = BIT(3);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_take_overflows(&t->pmu, used), 0);
+	KUNIT_EXPECT_EQ(test, pmuv3_take_overflows(&t->pv.pmu, used), 0);
 	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
 }
 
@@ -452,33 +481,33 @@ static void evcnt_32bit_wrap_raises_overflow(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
 
-	apmu_pmuv3_write_counter(&t->pmu, 0, false, 0xfffffff0);
-	apmu_pmuv3_enable(&t->pmu, 0, false, APMU_EV_INST_RETIRED, true);
-	t->m.pmcr |= APMU_PMCR_E;
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0, false), 0x10);
+	pmuv3_write(0, false, 0xfffffff0);
+	pmuv3_enable(0, false, ARMV8_PMUV3_PERFCTR_INST_RETIRED, true);
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, pmuv3_read(0, false), 0x10);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(0));
 	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
-	KUNIT_EXPECT_FALSE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 0, false));
+	KUNIT_EXPECT_FALSE(test, pmuv3_counter_is_64bit(&t->pv, 0, false));
 }
 
 static void quiesce_stops_everything(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
 
-	apmu_pmuv3_enable(&t->pmu, 0, false, APMU_EV_INST_RETIRED, true);
-	apmu_pmuv3_enable(&t->pmu, APMU_IDX_CYCLE, false, APMU_EV_CPU_CYCLES, true);
-	t->m.pmcr |= APMU_PMCR_E;
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 100);
+	pmuv3_enable(0, false, ARMV8_PMUV3_PERFCTR_INST_RETIRED, true);
+	pmuv3_enable(APMU_IDX_CYCLE, false, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, true);
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 100);
 	t->m.ovs = BIT(0);
 
-	apmu_pmuv3_quiesce(&t->pmu);
-	KUNIT_EXPECT_EQ(test, t->m.pmcr & APMU_PMCR_E, 0);
+	pmuv3_quiesce(&t->pv.pmu);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr & ARMV8_PMU_PMCR_E, 0);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
 	/* counts already taken stay readable */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0, false), 100);
+	KUNIT_EXPECT_EQ(test, pmuv3_read(0, false), 100);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
@@ -486,16 +515,16 @@ static void chain_pairs_are_even_odd(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
 	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
-	u64 ev = APMU_EV_INST_RETIRED;
+	u64 ev = ARMV8_PMUV3_PERFCTR_INST_RETIRED;
 
 	__set_bit(1, used);
-	/* 0/1 is half taken: the first pair is 2/3, then 4/5, then nothing */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, ev, APMU_GET_CHAIN), 2);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, ev, APMU_GET_CHAIN), 4);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, ev, APMU_GET_CHAIN), -EAGAIN);
+	/* 0/1 is half taken: the first pair is 2/3 (index 3), then 4/5, then nothing */
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ev, APMU_GET_CHAIN), 3);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ev, APMU_GET_CHAIN), 5);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ev, APMU_GET_CHAIN), -EAGAIN);
 	/* counter 0 is still free for a single event */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0), 0);
-	apmu_pmuv3_put_idx(used, 2, true);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0), 0);
+	put_idx(test, used, 3, true);
 	KUNIT_EXPECT_FALSE(test, test_bit(2, used));
 	KUNIT_EXPECT_FALSE(test, test_bit(3, used));
 	KUNIT_EXPECT_TRUE(test, test_bit(4, used));
@@ -506,24 +535,24 @@ static void chain_pair_counts_64bit(struct kunit *test)
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
 	u64 start = 0x1fffffff0ULL, n = 3ULL << 32 | 0x25;
 
-	apmu_pmuv3_write_counter(&t->pmu, 2, true, start);
+	pmuv3_write(3, true, start);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0xfffffff0);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 1);
-	apmu_pmuv3_enable(&t->pmu, 2, true, APMU_EV_INST_RETIRED | APMU_FILT_P, true);
+	pmuv3_enable(3, true, ARMV8_PMUV3_PERFCTR_INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1, true);
 	/* the odd counter counts CHAIN with the event's filters; only it interrupts */
-	KUNIT_EXPECT_EQ(test, t->m.evtyper[3], APMU_EV_CHAIN | APMU_FILT_P);
+	KUNIT_EXPECT_EQ(test, t->m.evtyper[3], ARMV8_PMUV3_PERFCTR_CHAIN | ARMV8_PMU_EXCLUDE_EL1);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(2) | BIT(3));
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(3));
 
-	t->m.pmcr |= APMU_PMCR_E;
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, n);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 2, true), start + n);
-	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 2, true));
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, n);
+	KUNIT_EXPECT_EQ(test, pmuv3_read(3, true), start + n);
+	KUNIT_EXPECT_TRUE(test, pmuv3_counter_is_64bit(&t->pv, 3, true));
 	/* the low half wrapped (flag, no interrupt); the pair did not */
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
 	KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
 
-	apmu_pmuv3_disable(&t->pmu, 2, true);
+	pmuv3_disable(3, true);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
@@ -536,8 +565,8 @@ static void chain_needs_two_counters(struct kunit *test)
 	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
 
 	/* one event counter: a pair can never be formed, and counter 1 is never touched */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED,
-						 APMU_GET_CHAIN), -EAGAIN);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+					     APMU_GET_CHAIN), -EAGAIN);
 	KUNIT_EXPECT_FALSE(test, test_bit(1, used));
 }
 
@@ -551,17 +580,19 @@ static void icntr_takes_inst_retired(struct kunit *test)
 	struct apmu_test *t = apmu_test_setup_icntr(test);
 	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
 
-	KUNIT_EXPECT_TRUE(test, t->pmu.has_icntr);
-	KUNIT_EXPECT_EQ(test, t->pmu.cnt_mask, APMU_CNT_BIT_F0 | 0x8000003fULL);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0),
+	KUNIT_EXPECT_TRUE(test, t->pv.has_icntr);
+	KUNIT_EXPECT_EQ(test, t->pv.cnt_mask, APMU_CNT_BIT_F0 | 0x8000003fULL);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0),
 			APMU_IDX_INSTR);
 	/* a second one, or one with a threshold, goes to an event counter */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0), 0);
-	apmu_pmuv3_put_idx(used, APMU_IDX_INSTR, false);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used,
-						 APMU_EV_INST_RETIRED | APMU_EVTYPE_TH, 0), 1);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used,
-						 APMU_EV_CPU_CYCLES | APMU_EVTYPE_TH, 0), 2);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0), 0);
+	put_idx(test, used, APMU_IDX_INSTR, false);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used,
+					     ARMV8_PMUV3_PERFCTR_INST_RETIRED | APMU_EVTYPE_TH, 0),
+			1);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used,
+					     ARMV8_PMUV3_PERFCTR_CPU_CYCLES | APMU_EVTYPE_TH, 0),
+			2);
 }
 
 static void icntr_never_for_user_reads(struct kunit *test)
@@ -570,37 +601,54 @@ static void icntr_never_for_user_reads(struct kunit *test)
 	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
 
 	/* user space knows PMEVCNTR<n> and PMCCNTR only: INST_RETIRED on an event counter */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED,
-						 APMU_GET_USER), 0);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+					     APMU_GET_USER), 0);
 	KUNIT_EXPECT_FALSE(test, test_bit(APMU_IDX_INSTR, used));
 	/* the cycle counter is fine for user reads */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_CPU_CYCLES,
-						 APMU_GET_USER), APMU_IDX_CYCLE);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+					     APMU_GET_USER), APMU_IDX_CYCLE);
+}
+
+/* long + rdpmc on CPU_CYCLES never takes a CHAIN pair: it waits for PMCCNTR */
+static void user_read_never_gets_a_pair(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3);
+	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+	unsigned int both = APMU_GET_CHAIN | APMU_GET_USER;
+
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, both),
+			APMU_IDX_CYCLE);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, both),
+			-EAGAIN);
+	KUNIT_EXPECT_TRUE(test, bitmap_weight(used, APMU_NR_IDX) == 1);
+	/* without rdpmc the same event does get a pair */
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+					     APMU_GET_CHAIN), 1);
 }
 
 static void icntr_f0_bits(struct kunit *test)
 {
 	struct apmu_test *t = apmu_test_setup_icntr(test);
 
-	apmu_pmuv3_write_counter(&t->pmu, APMU_IDX_INSTR, false, 5);
-	apmu_pmuv3_enable(&t->pmu, APMU_IDX_INSTR, false, APMU_EV_INST_RETIRED | APMU_FILT_P,
-			  true);
-	KUNIT_EXPECT_EQ(test, t->m.icfiltr, APMU_FILT_P);
+	pmuv3_write(APMU_IDX_INSTR, false, 5);
+	pmuv3_enable(APMU_IDX_INSTR, false,
+		     ARMV8_PMUV3_PERFCTR_INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1, true);
+	KUNIT_EXPECT_EQ(test, t->m.icfiltr, ARMV8_PMU_EXCLUDE_EL1);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, APMU_CNT_BIT_F0);
 	KUNIT_EXPECT_EQ(test, t->m.inten, APMU_CNT_BIT_F0);
-	t->m.pmcr |= APMU_PMCR_E;
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 1000);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, APMU_IDX_INSTR, false), 1005);
-	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, APMU_IDX_INSTR, false));
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 1000);
+	KUNIT_EXPECT_EQ(test, pmuv3_read(APMU_IDX_INSTR, false), 1005);
+	KUNIT_EXPECT_TRUE(test, pmuv3_counter_is_64bit(&t->pv, APMU_IDX_INSTR, false));
 
 	t->m.ovs = APMU_CNT_BIT_F0 | BIT(0);
-	apmu_pmuv3_disable(&t->pmu, APMU_IDX_INSTR, false);
+	pmuv3_disable(APMU_IDX_INSTR, false);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(0));
 	/* reset and quiesce cover F0 too */
 	t->m.cnten = APMU_CNT_BIT_F0;
-	apmu_pmuv3_quiesce(&t->pmu);
+	pmuv3_quiesce(&t->pv.pmu);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
@@ -610,11 +658,11 @@ static void no_icntr_f0_raz_wi(struct kunit *test)
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
 	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
 
-	KUNIT_EXPECT_FALSE(test, t->pmu.has_icntr);
-	apmu_model_regs.write(APMU_R_PMINTENSET, 0, APMU_CNT_BIT_F0);
-	KUNIT_EXPECT_EQ(test, apmu_model_regs.read(APMU_R_PMINTENSET, 0), 0);
+	KUNIT_EXPECT_FALSE(test, t->pv.has_icntr);
+	apmu_model_write(APMU_R_PMINTENSET, 0, APMU_CNT_BIT_F0);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMINTENSET, 0), 0);
 	/* INST_RETIRED lands on an event counter and PMICNTR is never accessed */
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_get_idx(&t->pmu, used, APMU_EV_INST_RETIRED, 0), 0);
+	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0), 0);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
@@ -625,16 +673,16 @@ static struct perf_event *fake_event(struct kunit *test, struct apmu_test *t, in
 	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, ev);
-	ev->pmu = &t->pmu.pmu;
+	ev->pmu = &t->pv.pmu.pmu;
 	ev->state = PERF_EVENT_STATE_ACTIVE;
 	ev->hw.idx = idx;
 	ev->hw.config_base = evtype;
 	ev->hw.flags = ARMPMU_EVT_64BIT;
 	local64_set(&ev->hw.prev_count, 0);
 	local64_set(&ev->count, 0);
-	__set_bit(idx, t->cpu.used);
-	t->cpu.events[idx] = ev;
-	apmu_pmuv3_enable(&t->pmu, idx, false, evtype, false);
+	__set_bit(idx, t->cpu->used);
+	t->cpu->events[idx] = ev;
+	pmuv3_enable(idx, false, evtype, false);
 	return ev;
 }
 
@@ -644,18 +692,18 @@ static void cpu_pm_save_restore(struct kunit *test)
 	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
 	struct perf_event *ev0, *cyc;
 
-	ev0 = fake_event(test, t, 0, APMU_EV_INST_RETIRED | APMU_FILT_P);
-	cyc = fake_event(test, t, APMU_IDX_CYCLE, APMU_EV_CPU_CYCLES);
-	t->m.pmcr |= APMU_PMCR_E;
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 1000);
-	apmu_model_count(&t->m, APMU_EV_CPU_CYCLES, 3000);
+	ev0 = fake_event(test, t, 0, ARMV8_PMUV3_PERFCTR_INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1);
+	cyc = fake_event(test, t, APMU_IDX_CYCLE, ARMV8_PMUV3_PERFCTR_CPU_CYCLES);
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 1000);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 3000);
 
-	apmu_cpu_pm_save(&t->pmu, &t->cpu);
+	apmu_cpu_pm_save(&t->pv.pmu, t->cpu);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), 1000);
 	KUNIT_EXPECT_EQ(test, local64_read(&cyc->count), 3000);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
 	/* counting is off while saved */
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 50);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 50);
 
 	/* power-down: the registers come back as garbage */
 	apmu_model_init(&t->m, 6, APMU_PMUVER_V3P5);
@@ -664,13 +712,14 @@ static void cpu_pm_save_restore(struct kunit *test)
 	t->m.ccntr = 0xbeef;
 	t->m.inten = 0x8000003f;
 
-	apmu_cpu_pm_restore(&t->pmu, &t->cpu);
-	KUNIT_EXPECT_EQ(test, t->m.evtyper[0], APMU_EV_INST_RETIRED | APMU_FILT_P);
+	apmu_cpu_pm_restore(&t->pv.pmu, t->cpu);
+	KUNIT_EXPECT_EQ(test, t->m.evtyper[0],
+			ARMV8_PMUV3_PERFCTR_INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(0) | APMU_CNT_BIT_C);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
-	KUNIT_EXPECT_EQ(test, t->m.pmcr, APMU_PMCR_E | APMU_PMCR_LC | APMU_PMCR_LP);
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 7);
-	apmu_model_count(&t->m, APMU_EV_CPU_CYCLES, 11);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr, ARMV8_PMU_PMCR_E | ARMV8_PMU_PMCR_LC | ARMV8_PMU_PMCR_LP);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 7);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 11);
 	apmu_event_update(ev0);
 	apmu_event_update(cyc);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), 1007);
@@ -679,7 +728,7 @@ static void cpu_pm_save_restore(struct kunit *test)
 }
 
 /*
- * A counting event on counter @idx, or on the CHAIN pair @idx/@idx + 1 when @flags has
+ * A counting event on counter @idx, or on the CHAIN pair @idx - 1/@idx when @flags has
  * APMU_HWF_CHAIN, whose counter starts at @start. prev_count is taken by
  * apmu_event_update() itself, so the test does not depend on how it is encoded.
  */
@@ -691,17 +740,17 @@ static struct perf_event *fake_event_at(struct kunit *test, struct apmu_test *t,
 	bool irq = chained || !(flags & ARMPMU_EVT_64BIT);
 
 	KUNIT_ASSERT_NOT_NULL(test, ev);
-	ev->pmu = &t->pmu.pmu;
+	ev->pmu = &t->pv.pmu.pmu;
 	ev->state = PERF_EVENT_STATE_ACTIVE;
 	ev->hw.idx = idx;
 	ev->hw.config_base = evtype;
 	ev->hw.flags = flags | (irq ? APMU_HWF_IRQ : 0);
-	__set_bit(idx, t->cpu.used);
+	__set_bit(idx, t->cpu->used);
 	if (chained)
-		__set_bit(idx + 1, t->cpu.used);
-	t->cpu.events[idx] = ev;
-	apmu_pmuv3_write_counter(&t->pmu, idx, chained, start);
-	apmu_pmuv3_enable(&t->pmu, idx, chained, evtype, irq);
+		__set_bit(idx - 1, t->cpu->used);
+	t->cpu->events[idx] = ev;
+	pmuv3_write(idx, chained, start);
+	pmuv3_enable(idx, chained, evtype, irq);
 	apmu_event_update(ev);
 	local64_set(&ev->count, 0);
 	local64_set(&ev->hw.period_left, 0);
@@ -720,30 +769,30 @@ static void chain_v3p5_lp0_even_past_2_32(struct kunit *test)
 	u64 start = 0x1fffffff0ULL, total = 0x20;
 	struct perf_event *ev;
 
-	KUNIT_ASSERT_FALSE(test, t->pmu.long_evcnt);
-	KUNIT_ASSERT_EQ(test, t->m.pmcr & APMU_PMCR_LP, 0);
-	ev = fake_event_at(test, t, 2, APMU_EV_INST_RETIRED | APMU_FILT_P,
+	KUNIT_ASSERT_FALSE(test, t->pv.long_evcnt);
+	KUNIT_ASSERT_EQ(test, t->m.pmcr & ARMV8_PMU_PMCR_LP, 0);
+	ev = fake_event_at(test, t, 3, ARMV8_PMUV3_PERFCTR_INST_RETIRED | ARMV8_PMU_EXCLUDE_EL1,
 			   ARMPMU_EVT_64BIT | APMU_HWF_CHAIN, start);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0xfffffff0);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 1);
-	KUNIT_EXPECT_EQ(test, t->m.evtyper[3], APMU_EV_CHAIN | APMU_FILT_P);
-	t->m.pmcr |= APMU_PMCR_E;
+	KUNIT_EXPECT_EQ(test, t->m.evtyper[3], ARMV8_PMUV3_PERFCTR_CHAIN | ARMV8_PMU_EXCLUDE_EL1);
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
 
 	/* one 32-bit overflow: PMOVS<2>, one CHAIN, and the even counter's upper half counts */
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, total);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, total);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x100000010ULL);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 2);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 2, true), start + total);
+	KUNIT_EXPECT_EQ(test, pmuv3_read(3, true), start + total);
 	apmu_event_update(ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
 
 	/* five more: the even counter's upper half is 6, the odd counter 7 */
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 5ULL << 32 | 7);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 5ULL << 32 | 7);
 	total += 5ULL << 32 | 7;
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x600000017ULL);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 7);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 2, true), start + total);
+	KUNIT_EXPECT_EQ(test, pmuv3_read(3, true), start + total);
 	apmu_event_update(ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
@@ -761,16 +810,16 @@ static void chain_v3p5_lp0_pair_overflow(struct kunit *test)
 	struct apmu_test *t = apmu_test_setup_lp(test, 6, APMU_PMUVER_V3P5, false, false);
 	struct perf_event *ev;
 
-	ev = fake_event_at(test, t, 0, APMU_EV_CPU_CYCLES, ARMPMU_EVT_64BIT | APMU_HWF_CHAIN,
-			   -0x10ULL);
+	ev = fake_event_at(test, t, 1, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+			   ARMPMU_EVT_64BIT | APMU_HWF_CHAIN, -0x10ULL);
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(1));
-	t->m.pmcr |= APMU_PMCR_E;
-	apmu_model_count(&t->m, APMU_EV_CPU_CYCLES, 0x20);
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0x20);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[0], 0x100000010ULL);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[1], 0x100000000ULL);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(0) | BIT(1));
 	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0, true), 0x10);
+	KUNIT_EXPECT_EQ(test, pmuv3_read(1, true), 0x10);
 	apmu_event_update(ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 0x20);
 	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
@@ -786,33 +835,34 @@ static void chain_v3p5_lp1(struct kunit *test)
 	struct apmu_test *t = apmu_test_setup_lp(test, 6, APMU_PMUVER_V3P5, false, true);
 	struct perf_event *ev;
 
-	KUNIT_ASSERT_TRUE(test, t->pmu.long_evcnt);
-	KUNIT_ASSERT_EQ(test, t->m.pmcr & APMU_PMCR_LP, APMU_PMCR_LP);
-	KUNIT_EXPECT_TRUE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 2, false));
+	KUNIT_ASSERT_TRUE(test, t->pv.long_evcnt);
+	KUNIT_ASSERT_EQ(test, t->m.pmcr & ARMV8_PMU_PMCR_LP, ARMV8_PMU_PMCR_LP);
+	KUNIT_EXPECT_TRUE(test, pmuv3_counter_is_64bit(&t->pv, 2, false));
 
 	/* a pair programmed anyway: no flag and no CHAIN at 2^32... */
-	apmu_pmuv3_write_counter(&t->pmu, 2, false, 0xfffffff0);
-	apmu_pmuv3_enable(&t->pmu, 2, true, APMU_EV_INST_RETIRED, false);
+	pmuv3_write(2, false, 0xfffffff0);
+	pmuv3_enable(3, true, ARMV8_PMUV3_PERFCTR_INST_RETIRED, false);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
-	t->m.pmcr |= APMU_PMCR_E;
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0x20);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x100000010ULL);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
 	/* ...nor at 2^64, where PMOVS<2> is set */
-	apmu_pmuv3_write_counter(&t->pmu, 2, false, -0x10ULL);
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	pmuv3_write(2, false, -0x10ULL);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0x20);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[2], 0x10);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[3], 0);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(2));
-	apmu_pmuv3_disable(&t->pmu, 2, true);
+	pmuv3_disable(3, true);
 
 	/* the driver's way: one 64-bit counter, exact across 2^32 and beyond, no flag */
-	ev = fake_event_at(test, t, 0, APMU_EV_INST_RETIRED, ARMPMU_EVT_64BIT, 0xfffffff0);
+	ev = fake_event_at(test, t, 0, ARMV8_PMUV3_PERFCTR_INST_RETIRED, ARMPMU_EVT_64BIT,
+			   0xfffffff0);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 0, false), 0x100000010ULL);
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 3ULL << 32);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0x20);
+	KUNIT_EXPECT_EQ(test, pmuv3_read(0, false), 0x100000010ULL);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 3ULL << 32);
 	apmu_event_update(ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), (3ULL << 32) + 0x20);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
@@ -830,20 +880,20 @@ static void chain_v3p1_read_extend(struct kunit *test)
 	u64 start = 0x7fffffff0ULL, total = 0x20;
 	struct perf_event *ev;
 
-	KUNIT_EXPECT_FALSE(test, t->pmu.long_evcnt);
-	KUNIT_EXPECT_EQ(test, t->m.pmcr, APMU_PMCR_LC);
-	ev = fake_event_at(test, t, 4, APMU_EV_INST_RETIRED | APMU_FILT_U,
+	KUNIT_EXPECT_FALSE(test, t->pv.long_evcnt);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr, ARMV8_PMU_PMCR_LC);
+	ev = fake_event_at(test, t, 5, ARMV8_PMUV3_PERFCTR_INST_RETIRED | ARMV8_PMU_EXCLUDE_EL0,
 			   ARMPMU_EVT_64BIT | APMU_HWF_CHAIN, start);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0xfffffff0);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 7);
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(5));
-	t->m.pmcr |= APMU_PMCR_E;
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
 
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, total);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, total);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0x10);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 8);
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 4, true), start + total);
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 3ULL << 32 | 5);
+	KUNIT_EXPECT_EQ(test, pmuv3_read(5, true), start + total);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 3ULL << 32 | 5);
 	total += 3ULL << 32 | 5;
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0x15);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 11);
@@ -853,13 +903,13 @@ static void chain_v3p1_read_extend(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
 
 	/* the pair's overflow at 2^64: PMOVS<5>, whose interrupt is enabled */
-	apmu_pmuv3_write_counter(&t->pmu, 4, true, -0x10ULL);
+	pmuv3_write(5, true, -0x10ULL);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], U32_MAX);
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x20);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0x20);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 0);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(4) | BIT(5));
 	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
-	KUNIT_EXPECT_EQ(test, apmu_pmuv3_read_counter(&t->pmu, 4, true), 0x10);
+	KUNIT_EXPECT_EQ(test, pmuv3_read(5, true), 0x10);
 	KUNIT_EXPECT_EQ(test, t->m.runaway, 0);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
@@ -876,12 +926,12 @@ static void evcnt32_v3p5_lp0_upper_bits(struct kunit *test)
 	struct perf_event *ev;
 	unsigned int i;
 
-	KUNIT_EXPECT_FALSE(test, apmu_pmuv3_counter_is_64bit(&t->pmu, 1, false));
-	ev = fake_event_at(test, t, 1, APMU_EV_INST_RETIRED, 0, start);
+	KUNIT_EXPECT_FALSE(test, pmuv3_counter_is_64bit(&t->pv, 1, false));
+	ev = fake_event_at(test, t, 1, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, start);
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(1));
-	t->m.pmcr |= APMU_PMCR_E;
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
 
-	apmu_model_count(&t->m, APMU_EV_INST_RETIRED, total);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, total);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[1], 0x100000010ULL);
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(1));
 	KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
@@ -890,7 +940,7 @@ static void evcnt32_v3p5_lp0_upper_bits(struct kunit *test)
 
 	/* steps under 2^31 that keep crossing 2^32: every delta exact */
 	for (i = 0; i < 6; i++) {
-		apmu_model_count(&t->m, APMU_EV_INST_RETIRED, 0x7fff0001);
+		apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0x7fff0001);
 		total += 0x7fff0001;
 		apmu_event_update(ev);
 		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
@@ -926,6 +976,7 @@ static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(chain_needs_two_counters),
 	KUNIT_CASE(icntr_takes_inst_retired),
 	KUNIT_CASE(icntr_never_for_user_reads),
+	KUNIT_CASE(user_read_never_gets_a_pair),
 	KUNIT_CASE(icntr_f0_bits),
 	KUNIT_CASE(no_icntr_f0_raz_wi),
 	KUNIT_CASE(cpu_pm_save_restore),

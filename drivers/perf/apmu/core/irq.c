@@ -13,7 +13,7 @@
 #include <linux/of.h>
 #include <linux/platform_device.h>
 
-#include "apmu.h"
+#include "../apmu.h"
 
 static int apmu_irq_parse_ppi(struct apmu_pmu *pmu, int irq)
 {

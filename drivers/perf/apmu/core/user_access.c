@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu: user-space counter reads (rdpmc on arm64: MRS of PMEVCNTR<n>_EL0/PMCCNTR_EL0).
+ * apmu: user-space counter reads (rdpmc on arm64: MRS of PMEVCNTR<n>_EL0/PMCCNTR_EL0),
+ * the backend-neutral part: when EL0 access is on, and the sysctl.
  *
- * Same contract as the in-tree driver: an event opened with config1:1 (rdpmc) by a task
- * gets PERF_EVENT_FLAG_USER_READ_CNT; the arch's arch_perf_update_userpage() then
- * publishes cap_user_rdpmc and pmc_width, and event_idx gives the counter. EL0 access
- * (PMUSERENR_EL0.ER|CR) is on only while the running task's context with such events is
+ * Same contract as the in-tree driver: an event the backend marks for user reads (PMUv3:
+ * config1:1, rdpmc, on a task event) gets PERF_EVENT_FLAG_USER_READ_CNT; the arch's
+ * arch_perf_update_userpage() then publishes cap_user_rdpmc and pmc_width, and event_idx
+ * gives the counter. EL0 access (the backend's &apmu_pmu_ops.user_access; PMUv3:
+ * PMUSERENR_EL0.ER|CR) is on only while the running task's context with such events is
  * scheduled in and the kernel.perf_user_access sysctl is 1, and counters nobody uses then
  * read 0. EL0 access is granted per class (every event counter, or PMCCNTR), not per
  * counter: the counters of CPU-wide events on the same CPU are readable too, as in-tree
@@ -20,38 +22,25 @@
 #include <linux/sysctl.h>
 #include <kunit/visibility.h>
 
-#include "apmu.h"
-#include "compat.h"
-#include "regs.h"
+#include "../apmu.h"
+#include "../compat.h"
 
 static int apmu_sysctl_user_access __read_mostly;
-/* PMUSERENR_EL0 of each CPU, as last written by apmu: the EL0 access granted now */
-static DEFINE_PER_CPU(u64, apmu_userenr);
+/*
+ * The instance's per-CPU state that has EL0 access on each CPU, NULL for none: the
+ * access granted now, and whom the sysctl revokes it from.
+ */
+static DEFINE_PER_CPU(struct apmu_cpu *, apmu_user_cpu);
 static struct ctl_table_header *apmu_sysctl_header;
 
-static void apmu_write_userenr(const struct apmu_regs *regs, u64 val)
+/* EL0 access off on the calling CPU, if @cpu's instance had granted it. */
+static void apmu_user_access_off(struct apmu_cpu *cpu)
 {
-	if (regs != &apmu_sysregs) {
-		regs->write(APMU_R_PMUSERENR, 0, val);
+	if (this_cpu_read(apmu_user_cpu) != cpu)
 		return;
-	}
-	apmu_sysreg_write(APMU_R_PMUSERENR, 0, val);
-	this_cpu_write(apmu_userenr, val);
+	cpu->pmu->ops->user_access(cpu->pmu, NULL, false);
+	this_cpu_write(apmu_user_cpu, NULL);
 }
-
-/**
- * apmu_user_access_get() - the EL0 counter access granted on the calling CPU
- * @pmu: instance
- *
- * Return: PMUSERENR_EL0 as apmu last set it.
- */
-u64 apmu_user_access_get(struct apmu_pmu *pmu)
-{
-	if (pmu->regs != &apmu_sysregs)
-		return pmu->regs->read(APMU_R_PMUSERENR, 0);
-	return this_cpu_read(apmu_userenr);
-}
-EXPORT_SYMBOL_IF_KUNIT(apmu_user_access_get);
 
 /*
  * perf core's "events of this context are scheduled in" bits of
@@ -90,30 +79,25 @@ static bool apmu_task_wants_user_access(void)
  * @pmu: instance
  * @cpu: this CPU's state
  *
- * Called from pmu_enable() (and when an rdpmc event is freed) with IRQs off. Access
- * (PMUSERENR_EL0.ER and CR) is on while kernel.perf_user_access is 1 and the running
- * task wants it (see apmu_task_wants_user_access()); while it is on, every counter
- * nobody uses reads 0, as it may hold another context's counts.
+ * Called from pmu_enable() (and when an rdpmc event is freed) with IRQs off. Access is
+ * on while kernel.perf_user_access is 1 and the running task wants it (see
+ * apmu_task_wants_user_access()); while it is on, every counter nobody uses reads 0, as
+ * it may hold another context's counts. A backend without EL0 reads has no
+ * user_access(), and never marks an event for them.
  */
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
-	u64 cur = apmu_user_access_get(pmu);
-	u64 val = APMU_USERENR_ER | APMU_USERENR_CR;
-	unsigned long unused;
-	unsigned int idx;
-	u64 mine = 0;
+	bool cur = this_cpu_read(apmu_user_cpu) == cpu;
 
 	if (likely(!READ_ONCE(apmu_sysctl_user_access)) || !apmu_task_wants_user_access()) {
 		if (unlikely(cur))
-			apmu_write_userenr(pmu->regs, 0);
+			apmu_user_access_off(cpu);
 		return;
 	}
-	bitmap_to_arr64(&mine, cpu->used, APMU_NR_IDX);
-	unused = pmu->cnt_mask & ~mine & ~APMU_CNT_BIT_F0;
-	for_each_set_bit(idx, &unused, APMU_NR_IDX)
-		apmu_pmuv3_write_counter(pmu, idx, false, 0);
-	if (cur != val)
-		apmu_write_userenr(pmu->regs, val);
+	if (!pmu->ops->user_access)
+		return;
+	pmu->ops->user_access(pmu, cpu->used, !cur);
+	this_cpu_write(apmu_user_cpu, cpu);
 }
 
 /**
@@ -138,19 +122,19 @@ void apmu_user_event_destroy(struct perf_event *event)
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_user_event_destroy);
 
-/* This CPU's PMUSERENR was just reset to 0 by @pmu: forget the cached value. */
-void apmu_user_access_reset_cpu(struct apmu_pmu *pmu)
+/* @cpu's instance just reset its PMU, EL0 access included: it grants none now. */
+void apmu_user_access_reset_cpu(struct apmu_cpu *cpu)
 {
-	if (pmu->regs == &apmu_sysregs)
-		this_cpu_write(apmu_userenr, 0);
+	if (this_cpu_read(apmu_user_cpu) == cpu)
+		this_cpu_write(apmu_user_cpu, NULL);
 }
 
 /**
  * apmu_event_idx() - the counter user space reads for @event, plus one; 0 for none
  * @event: the event
  *
- * Index 32 is PMCCNTR (idx 31). PMICNTR is never handed to user space: tools do not know
- * how to read it, so user-read INST_RETIRED events stay on event counters.
+ * The backend numbers its counters so that this is the arch's rdpmc index (PMUv3 on
+ * arm64: 32 is PMCCNTR, idx 31; PMICNTR is never handed to user space, see get_idx()).
  *
  * Return: the counter index plus one, or 0 when user space may not read the event.
  */
@@ -162,9 +146,12 @@ int apmu_event_idx(struct perf_event *event)
 	return event->hw.idx + 1;
 }
 
-static void apmu_user_access_off(void *regs)
+static void apmu_user_access_revoke(void *unused)
 {
-	apmu_write_userenr(regs, 0);
+	struct apmu_cpu *cpu = this_cpu_read(apmu_user_cpu);
+
+	if (cpu)
+		apmu_user_access_off(cpu);
 }
 
 /**
@@ -178,7 +165,7 @@ void apmu_user_access_set(int on)
 {
 	WRITE_ONCE(apmu_sysctl_user_access, on);
 	if (!on)
-		on_each_cpu(apmu_user_access_off, (void *)&apmu_sysregs, 1);
+		on_each_cpu(apmu_user_access_revoke, NULL, 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_user_access_set);
 

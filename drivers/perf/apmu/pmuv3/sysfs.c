@@ -1,38 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu: the PMU's sysfs attributes in /sys/bus/event_source/devices/<pmu>/: cpus, format/
- * (the in-tree armv8_pmuv3 field names and positions, so existing perf command lines carry
- * over) and events/ (the in-tree names, shown only when PMCEID0/1 say they are implemented).
+ * apmu: a PMUv3 PMU's sysfs attributes in /sys/bus/event_source/devices/<pmu>/, besides
+ * the core's cpus: format/ (the fields of pmuv3.h, in the in-tree armv8_pmuv3 names and
+ * positions, so existing perf command lines carry over), events/ (the in-tree names,
+ * shown only when PMCEID0/1 say they are implemented) and caps/.
  */
 #include <linux/device.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
 
-#include "apmu.h"
+#include "pmuv3.h"
 
-static ssize_t cpus_show(struct device *dev, struct device_attribute *attr, char *buf)
-{
-	struct apmu_pmu *pmu = to_apmu(dev_get_drvdata(dev));
-
-	return cpumap_print_to_pagebuf(true, buf, &pmu->supported_cpus);
-}
-static DEVICE_ATTR_RO(cpus);
-
-static struct attribute *apmu_common_attrs[] = {
-	&dev_attr_cpus.attr,
-	NULL,
-};
-
-static const struct attribute_group apmu_common_group = {
-	.attrs = apmu_common_attrs,
-};
-
-PMU_FORMAT_ATTR(event, "config:0-15");
-PMU_FORMAT_ATTR(long, "config1:0");
-PMU_FORMAT_ATTR(rdpmc, "config1:1");
-PMU_FORMAT_ATTR(threshold_count, "config1:2");
-PMU_FORMAT_ATTR(threshold_compare, "config1:3-4");
-PMU_FORMAT_ATTR(threshold, "config1:5-16");
+GEN_PMU_FORMAT_ATTR(event);
+GEN_PMU_FORMAT_ATTR(long);
+GEN_PMU_FORMAT_ATTR(rdpmc);
+GEN_PMU_FORMAT_ATTR(threshold_count);
+GEN_PMU_FORMAT_ATTR(threshold_compare);
+GEN_PMU_FORMAT_ATTR(threshold);
 
 static struct attribute *apmu_format_attrs[] = {
 	&format_attr_event.attr,
@@ -47,12 +31,12 @@ static struct attribute *apmu_format_attrs[] = {
 /* The threshold fields exist only with FEAT_PMUv3_TH (PMMIR_EL1.THWIDTH != 0). */
 static umode_t apmu_format_visible(struct kobject *kobj, struct attribute *attr, int unused)
 {
-	struct apmu_pmu *pmu = to_apmu(dev_get_drvdata(kobj_to_dev(kobj)));
+	struct apmu_pmuv3 *pv = to_pmuv3(dev_get_drvdata(kobj_to_dev(kobj)));
 
 	if (attr == &format_attr_threshold_count.attr ||
 	    attr == &format_attr_threshold_compare.attr ||
 	    attr == &format_attr_threshold.attr)
-		return apmu_threshold_max(pmu) ? attr->mode : 0;
+		return apmu_threshold_max(pv) ? attr->mode : 0;
 	return attr->mode;
 }
 
@@ -67,28 +51,28 @@ static const struct attribute_group apmu_format_group = {
 static ssize_t _name##_show(struct device *dev, struct device_attribute *attr,	\
 			    char *buf)						\
 {										\
-	struct apmu_pmu *pmu = to_apmu(dev_get_drvdata(dev));			\
+	struct apmu_pmuv3 *pv = to_pmuv3(dev_get_drvdata(dev));			\
 										\
 	return sysfs_emit(buf, _fmt "\n", _expr);				\
 }										\
 static DEVICE_ATTR_RO(_name)
 
-static u32 apmu_bus_width(struct apmu_pmu *pmu)
+static u32 apmu_bus_width(struct apmu_pmuv3 *pv)
 {
-	u32 w = FIELD_GET(APMU_PMMIR_BUS_WIDTH, pmu->pmmir);
+	u32 w = FIELD_GET(APMU_PMMIR_BUS_WIDTH, pv->pmmir);
 
 	/* Encoded as log2(bytes) + 1; values below 3 or above 12 are reserved */
 	return w > 2 && w < 13 ? 1U << (w - 1) : 0;
 }
 
-APMU_CAP_ATTR(slots, "0x%08lx", FIELD_GET(APMU_PMMIR_SLOTS, pmu->pmmir));
-APMU_CAP_ATTR(bus_slots, "0x%08lx", FIELD_GET(APMU_PMMIR_BUS_SLOTS, pmu->pmmir));
-APMU_CAP_ATTR(bus_width, "0x%08x", apmu_bus_width(pmu));
-APMU_CAP_ATTR(threshold_max, "0x%08x", apmu_threshold_max(pmu));
-APMU_CAP_ATTR(counters, "%u", pmu->num_counters);
-APMU_CAP_ATTR(pmu_version, "0x%x", pmu->pmuver);
-APMU_CAP_ATTR(instruction_counter, "%d", pmu->has_icntr);
-APMU_CAP_ATTR(long_counters, "%d", pmu->long_evcnt);
+APMU_CAP_ATTR(slots, "0x%08lx", FIELD_GET(APMU_PMMIR_SLOTS, pv->pmmir));
+APMU_CAP_ATTR(bus_slots, "0x%08lx", FIELD_GET(APMU_PMMIR_BUS_SLOTS, pv->pmmir));
+APMU_CAP_ATTR(bus_width, "0x%08x", apmu_bus_width(pv));
+APMU_CAP_ATTR(threshold_max, "0x%08x", apmu_threshold_max(pv));
+APMU_CAP_ATTR(counters, "%u", pv->pmu.num_counters);
+APMU_CAP_ATTR(pmu_version, "0x%x", pv->pmuver);
+APMU_CAP_ATTR(instruction_counter, "%d", pv->has_icntr);
+APMU_CAP_ATTR(long_counters, "%d", pv->long_evcnt);
 
 static struct attribute *apmu_caps_attrs[] = {
 	&dev_attr_slots.attr,
@@ -213,11 +197,11 @@ static struct attribute *apmu_event_attrs[] = {
 /* An event is listed only if PMCEID0/1 say this PMU implements it. */
 static umode_t apmu_event_visible(struct kobject *kobj, struct attribute *attr, int unused)
 {
-	struct apmu_pmu *pmu = to_apmu(dev_get_drvdata(kobj_to_dev(kobj)));
+	struct apmu_pmuv3 *pv = to_pmuv3(dev_get_drvdata(kobj_to_dev(kobj)));
 	struct perf_pmu_events_attr *ev =
 		container_of(attr, struct perf_pmu_events_attr, attr.attr);
 
-	return apmu_event_implemented(pmu, ev->id) ? attr->mode : 0;
+	return apmu_pmuv3_event_implemented(pv, ev->id) ? attr->mode : 0;
 }
 
 static const struct attribute_group apmu_events_group = {
@@ -226,8 +210,8 @@ static const struct attribute_group apmu_events_group = {
 	.is_visible = apmu_event_visible,
 };
 
-const struct attribute_group *apmu_attr_groups[] = {
-	&apmu_common_group,
+const struct attribute_group *apmu_pmuv3_attr_groups[] = {
+	&apmu_cpus_group,
 	&apmu_format_group,
 	&apmu_events_group,
 	&apmu_caps_group,

@@ -17,7 +17,7 @@
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 
-#include "apmu.h"
+#include "../apmu.h"
 
 static bool sampling = true;
 module_param(sampling, bool, 0444);

@@ -1,0 +1,472 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * apmu: the PMUv3 backend's counter logic. Every function acts on the calling CPU's
+ * registers through the inline accessors of <asm/arm_pmuv3.h> (read_pmcr(),
+ * write_pmevtypern(), ...), the same names on AArch64 and AArch32.
+ *
+ * The KUnit module compiles this file a second time, against its register model
+ * (tests/pmuv3_model_access.h, which provides the accessors and APMU_PMUV3_ACCESSORS),
+ * as apmu_pmuv3_model_ops: apmu.ko holds no model code and no dispatch per register.
+ */
+#include <linux/bitfield.h>
+#include <linux/bitops.h>
+#include <linux/perf/arm_pmu.h>
+
+#ifndef APMU_PMUV3_ACCESSORS
+#ifdef CONFIG_ARM64
+#include "arch_arm64.h"
+#else
+#error "apmu: the PMUv3 backend has register accessors for arm64 only so far"
+#endif
+#endif
+
+#include "pmuv3.h"
+
+#ifndef APMU_PMUV3_OPS
+#define APMU_PMUV3_OPS		apmu_pmuv3_ops
+#endif
+
+/* pmuv3_pick_idx() flags */
+#define APMU_GET_CHAIN		BIT(0)	/* a CHAIN pair for a 64-bit count */
+#define APMU_GET_USER		BIT(1)	/* read from EL0: never PMICNTR */
+
+/**
+ * pmuv3_probe() - discover the PMU on the calling CPU
+ * @pmu: instance to fill: counters, version, long counters, common events
+ *
+ * Return: 0, or -ENODEV without a PMUv3.
+ */
+static int pmuv3_probe(struct apmu_pmu *pmu)
+{
+	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
+	u32 ceid[4];
+	u64 ceid0, ceid1;
+
+	pv->pmuver = read_pmuver();
+	if (pv->pmuver == APMU_PMUVER_NI || pv->pmuver == APMU_PMUVER_IMP_DEF) {
+		dev_err(pmu->dev, "no PMUv3 (ID_AA64DFR0_EL1.PMUVer=%u)\n", pv->pmuver);
+		return -ENODEV;
+	}
+	pmu->num_counters = FIELD_GET(APMU_PMCR_N, read_pmcr());
+	if (pmu->num_counters > APMU_MAX_EVCNT)
+		pmu->num_counters = APMU_MAX_EVCNT;
+	/* PMCR_EL0.LP exists from PMUv3p5: event counters then overflow at 64 bits */
+	pv->long_evcnt = pv->pmuver >= APMU_PMUVER_V3P5 && pv->allow_lp;
+	/* PMCCNTR always overflows at 64 bits (LC); event counters where LP allows */
+	pv->pmcr = ARMV8_PMU_PMCR_LC | (pv->long_evcnt ? ARMV8_PMU_PMCR_LP : 0);
+	pv->has_icntr = pmuv3_has_icntr();
+	pv->cnt_mask = GENMASK_ULL(pmu->num_counters, 0) >> 1 | APMU_CNT_BIT_C;
+	if (pv->has_icntr)
+		pv->cnt_mask |= APMU_CNT_BIT_F0;
+	/* MIDR implementer 0: a software model (QEMU); see pmuv3_start() */
+	pv->irq_resync = apmu_pmuv3_soft_model();
+	/* PMMIR_EL1 exists from PMUv3p4 (PMUVer 5) */
+	pv->pmmir = 0;
+	if (pv->pmuver >= APMU_PMUVER_V3P4)
+		pv->pmmir = lower_32_bits(read_pmmir());
+
+	/*
+	 * PMCEID0/1_EL0 bits [31:0] describe events 0x00-0x3f, bits [63:32] (PMUv3p1) the
+	 * 0x4000-0x403f range. Re-pack them as one bitmap indexed by (event & 0x3f) plus 64
+	 * for the high range.
+	 */
+	ceid0 = read_pmceid0();
+	ceid1 = read_pmceid1();
+	ceid[0] = lower_32_bits(ceid0);
+	ceid[1] = lower_32_bits(ceid1);
+	ceid[2] = upper_32_bits(ceid0);
+	ceid[3] = upper_32_bits(ceid1);
+	bitmap_from_arr32(pv->pmceid, ceid, 128);
+
+	snprintf(pmu->info, sizeof(pmu->info),
+		 "PMUv3 version %u, %u event counters + cycle counter%s", pv->pmuver,
+		 pmu->num_counters, pv->long_evcnt ? ", 64-bit" : "");
+	return 0;
+}
+
+/**
+ * pmuv3_reset() - bring the calling CPU's PMU to a known idle state
+ * @pmu: instance
+ *
+ * Counters disabled, overflow interrupts disabled, overflow flags cleared, all counters
+ * zeroed, EL0 access off. PMCR.E stays clear until an event is scheduled.
+ */
+static void pmuv3_reset(struct apmu_pmu *pmu)
+{
+	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
+	u64 all = pv->cnt_mask;
+
+	write_pmcntenclr(all);
+	write_pmintenclr(all);
+	write_pmovsclr(all);
+	write_pmuserenr(0);
+	/* P and C reset every event counter and PMCCNTR; they read as zero afterwards */
+	write_pmcr(pv->pmcr | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
+}
+
+/**
+ * pmuv3_quiesce() - stop the calling CPU's PMU (CPU going offline, module unload)
+ * @pmu: instance
+ *
+ * Leaves no counter enabled, no interrupt enabled and no overflow flag pending. Counter
+ * values are kept, so counts still open can be read out by perf afterwards.
+ */
+static void pmuv3_quiesce(struct apmu_pmu *pmu)
+{
+	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
+	u64 all = pv->cnt_mask;
+
+	write_pmcr(read_pmcr() & ~ARMV8_PMU_PMCR_E);
+	write_pmcntenclr(all);
+	write_pmintenclr(all);
+	write_pmovsclr(all);
+	write_pmuserenr(0);
+}
+
+/*
+ * The PMCNTEN/PMINTEN/PMOVS bits of a counter, or of both halves of a CHAIN pair (@idx
+ * the odd, high half).
+ */
+static inline u64 apmu_cnt_bits(int idx, bool chained)
+{
+	return chained ? BIT_ULL(idx - 1) | BIT_ULL(idx) : BIT_ULL(idx);
+}
+
+/**
+ * pmuv3_pick_idx() - pick a free counter for an event
+ * @pv: instance
+ * @used: counter indexes in use; the chosen ones are set
+ * @evtype: the PMEVTYPER value the event needs (event number, filters, threshold)
+ * @flags: %APMU_GET_CHAIN: a 64-bit count is needed on 32-bit event counters, take a
+ *	   CHAIN pair; %APMU_GET_USER: user space reads the counter
+ *
+ * CPU_CYCLES prefers the dedicated PMCCNTR and INST_RETIRED the instruction counter
+ * PMICNTR (FEAT_PMUv3_ICNTR): both are 64-bit, so no pair is needed there. They have no
+ * threshold fields, so a threshold event always takes an event counter, and PMICNTR is
+ * not offered to user-space reads (tools know PMEVCNTR<n> and PMCCNTR only). A CHAIN pair
+ * is an even counter (the low half) and the odd one above it, which counts its overflows
+ * and is the event's index, as in-tree: the pair's overflow is the odd counter's.
+ * A CHAIN pair is never given to an event user space reads (%APMU_GET_USER).
+ * Return: the counter index (the odd one of a pair), or -EAGAIN when none is free.
+ */
+static int pmuv3_pick_idx(struct apmu_pmuv3 *pv, unsigned long *used, u64 evtype,
+			  unsigned int flags)
+{
+	unsigned int nr = pv->pmu.num_counters;
+	u16 evnum = evtype & ARMV8_PMU_EVTYPE_EVENT;
+	bool fixed_ok = !(evtype & (APMU_EVTYPE_TH | APMU_EVTYPE_TC));
+	unsigned int idx;
+
+	if (fixed_ok && evnum == ARMV8_PMUV3_PERFCTR_CPU_CYCLES &&
+	    !test_and_set_bit(APMU_IDX_CYCLE, used))
+		return APMU_IDX_CYCLE;
+	/*
+	 * User space reads one counter: a 64-bit count it reads must be on a 64-bit counter,
+	 * never on a CHAIN pair (two reads that can tear). With PMCCNTR taken, wait for it,
+	 * as the in-tree driver does.
+	 */
+	if ((flags & (APMU_GET_CHAIN | APMU_GET_USER)) == (APMU_GET_CHAIN | APMU_GET_USER))
+		return -EAGAIN;
+	if (fixed_ok && evnum == ARMV8_PMUV3_PERFCTR_INST_RETIRED && pv->has_icntr &&
+	    !(flags & APMU_GET_USER) && !test_and_set_bit(APMU_IDX_INSTR, used))
+		return APMU_IDX_INSTR;
+
+	if (flags & APMU_GET_CHAIN) {
+		for (idx = 0; idx + 1 < nr; idx += 2) {
+			if (test_bit(idx, used) || test_bit(idx + 1, used))
+				continue;
+			__set_bit(idx, used);
+			__set_bit(idx + 1, used);
+			return idx + 1;
+		}
+		return -EAGAIN;
+	}
+
+	idx = find_first_zero_bit(used, nr);
+	if (idx >= nr)
+		return -EAGAIN;
+	__set_bit(idx, used);
+	return idx;
+}
+
+/**
+ * pmuv3_counter_is_64bit() - whether a counter overflows at 64 bits
+ * @pv: instance
+ * @idx: counter index
+ * @chained: @idx is the high half of a CHAIN pair
+ *
+ * PMCCNTR does with PMCR.LC (always set by apmu), PMICNTR always, a CHAIN pair as a whole,
+ * and event counters with PMCR.LP, which exists from PMUv3p5.
+ *
+ * Return: true for a 64-bit counter.
+ */
+static bool pmuv3_counter_is_64bit(struct apmu_pmuv3 *pv, int idx, bool chained)
+{
+	return idx >= APMU_IDX_CYCLE || chained || pv->long_evcnt;
+}
+
+static int pmuv3_get_idx(unsigned long *used, struct perf_event *event,
+			 unsigned long *hwflags)
+{
+	struct apmu_pmuv3 *pv = to_pmuv3(event->pmu);
+	unsigned int flags = 0;
+	bool chained;
+	int idx;
+
+	if (apmu_wants_chain(pv, event))
+		flags |= APMU_GET_CHAIN;
+	if (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT)
+		flags |= APMU_GET_USER;
+	idx = pmuv3_pick_idx(pv, used, event->hw.config_base, flags);
+	if (idx < 0)
+		return idx;
+	/* user space reads a single counter: a user-read event never gets a pair */
+	chained = idx < APMU_MAX_EVCNT && (flags & APMU_GET_CHAIN);
+	*hwflags = chained ? APMU_HWF_CHAIN : 0;
+	if (pmuv3_counter_is_64bit(pv, idx, chained))
+		*hwflags |= ARMPMU_EVT_64BIT;
+	return idx;
+}
+
+static void pmuv3_put_idx(unsigned long *used, struct perf_event *event)
+{
+	__clear_bit(event->hw.idx, used);
+	if (event->hw.flags & APMU_HWF_CHAIN)
+		__clear_bit(event->hw.idx - 1, used);
+}
+
+/**
+ * pmuv3_read() - a counter's value, or a CHAIN pair's 64-bit value
+ * @idx: counter index
+ * @chained: @idx - 1 and @idx form a CHAIN pair
+ *
+ * Return: the raw value. A 32-bit event counter on PMUv3p5 is a 64-bit register whose
+ * upper half the caller ignores (it compares at the counter's width).
+ */
+static u64 pmuv3_read(int idx, bool chained)
+{
+	u64 hi, lo, prev;
+
+	if (idx == APMU_IDX_CYCLE)
+		return read_pmccntr();
+	if (idx == APMU_IDX_INSTR)
+		return read_pmicntr();
+	if (!chained)
+		return read_pmevcntrn(idx);
+	/*
+	 * The low half may carry into the high half between the two reads: re-read until
+	 * the high half is stable. From PMUv3p5 event counters are 64 bits wide whatever
+	 * PMCR_EL0.LP says (LP = 0 only moves the overflow, and so CHAIN, to bit 31), so the
+	 * even counter's bits [63:32] keep counting its wraps: only bits [31:0] are the low
+	 * half, and only bits [31:0] of the odd counter are the high half.
+	 */
+	hi = lower_32_bits(read_pmevcntrn(idx));
+	do {
+		prev = hi;
+		lo = lower_32_bits(read_pmevcntrn(idx - 1));
+		hi = lower_32_bits(read_pmevcntrn(idx));
+	} while (hi != prev);
+	return hi << 32 | lo;
+}
+
+static void pmuv3_write(int idx, bool chained, u64 val)
+{
+	if (idx == APMU_IDX_CYCLE) {
+		write_pmccntr(val);
+	} else if (idx == APMU_IDX_INSTR) {
+		write_pmicntr(val);
+	} else if (chained) {
+		write_pmevcntrn(idx - 1, lower_32_bits(val));
+		write_pmevcntrn(idx, upper_32_bits(val));
+	} else {
+		write_pmevcntrn(idx, val);
+	}
+}
+
+static u64 pmuv3_read_counter(struct perf_event *event)
+{
+	return pmuv3_read(event->hw.idx, event->hw.flags & APMU_HWF_CHAIN);
+}
+
+static void pmuv3_write_counter(struct perf_event *event, u64 val)
+{
+	pmuv3_write(event->hw.idx, event->hw.flags & APMU_HWF_CHAIN, val);
+}
+
+/**
+ * pmuv3_enable() - program and enable one counter (or CHAIN pair)
+ * @idx: counter index
+ * @chained: @idx - 1 and @idx form a CHAIN pair
+ * @evtype: PMEVTYPER value (event number, filters, threshold). PMCCFILTR and PMICFILTR
+ *	    take only the filter bits: their counters' events are fixed
+ * @irq: also enable the overflow interrupt (PMINTENSET); of a pair, the odd counter's,
+ *	 which overflows when the 64-bit count does
+ *
+ * The types are written before the enable so the counter never counts a previous event.
+ * A pair is enabled with one PMCNTENSET write, so neither half runs without the other.
+ */
+static void pmuv3_enable(int idx, bool chained, u64 evtype, bool irq)
+{
+	if (idx == APMU_IDX_CYCLE) {
+		write_pmccfiltr(evtype & APMU_FILT_MASK);
+	} else if (idx == APMU_IDX_INSTR) {
+		write_pmicfiltr(evtype & APMU_FILT_MASK);
+	} else if (chained) {
+		write_pmevtypern(idx - 1, evtype);
+		/* CHAIN counts overflows of counter idx - 1 at the ELs its own filter allows */
+		write_pmevtypern(idx, ARMV8_PMUV3_PERFCTR_CHAIN | (evtype & APMU_FILT_MASK));
+	} else {
+		write_pmevtypern(idx, evtype);
+	}
+	if (irq)
+		write_pmintenset(BIT_ULL(idx));
+	write_pmcntenset(apmu_cnt_bits(idx, chained));
+}
+
+/**
+ * pmuv3_disable() - disable a counter (or pair), its interrupt and overflow flags
+ * @idx: counter index
+ * @chained: @idx - 1 and @idx form a CHAIN pair
+ *
+ * PMCNTENCLR, PMINTENCLR and PMOVSCLR are W1C: writing our bits leaves other counters
+ * alone. The flags are cleared so a stale overflow cannot interrupt the next user. The
+ * caller runs with PMCR.E clear and synchronized (pmuv3_stop()), so the counter is
+ * already stopped for its final read and no barrier is needed here.
+ */
+static void pmuv3_disable(int idx, bool chained)
+{
+	u64 bits = apmu_cnt_bits(idx, chained);
+
+	write_pmcntenclr(bits);
+	write_pmintenclr(bits);
+	write_pmovsclr(bits);
+}
+
+static void pmuv3_enable_event(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	pmuv3_enable(hwc->idx, hwc->flags & APMU_HWF_CHAIN, hwc->config_base,
+		     hwc->flags & APMU_HWF_IRQ);
+}
+
+/*
+ * An interrupt-raising counter also gets PMINTENCLR and PMOVSCLR, so no stale flag
+ * interrupts the next user; so does a pair, whose low half flags its 32-bit wraps. A
+ * counting event on a 64-bit counter, whose interrupt was never enabled and whose
+ * overflow flag cannot be set, needs one PMCNTENCLR write instead of three.
+ */
+static void pmuv3_disable_event(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+
+	if (hwc->flags & (APMU_HWF_IRQ | APMU_HWF_CHAIN))
+		pmuv3_disable(hwc->idx, hwc->flags & APMU_HWF_CHAIN);
+	else
+		write_pmcntenclr(BIT_ULL(hwc->idx));
+}
+
+/*
+ * PMCR_EL0.E gates every counter at once. The PMCR value is the PMU's constant, so no
+ * register read is needed.
+ *
+ * The PMEVTYPER, PMEVCNTR and PMCNTENSET writes made while E was clear affect counting
+ * only after a Context synchronization event (Arm ARM, "Synchronization requirements for
+ * AArch64 System registers"): the ISB before E is set makes every counter start with its
+ * new type and value, one barrier for the whole bracket.
+ *
+ * QEMU (7.2) computes its PMU interrupt line as PMCR.E && (PMINTEN & PMOVS), but only on
+ * PMINTEN/PMOVS writes and overflows, not on a PMCR write: an overflow flag left pending
+ * across a bracket in which apmu wrote PMINTENCLR/PMOVSCLR/PMINTENSET of another counter
+ * (E clear, so the line went low) is never signalled once E is set again, and that
+ * counter's samples stop (seen: 174 samples instead of ~2100 with a 32-bit task event and
+ * a hotplug storm on the same CPU). Writing 0 to PMINTENSET, a no-op on hardware, makes
+ * QEMU look again. Only on QEMU's PMU (MIDR implementer 0), so hardware pays nothing.
+ */
+static void pmuv3_start(struct apmu_pmu *pmu)
+{
+	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
+
+	isb();
+	write_pmcr(pv->pmcr | ARMV8_PMU_PMCR_E);
+	if (unlikely(pv->irq_resync))
+		write_pmintenset(0);
+}
+
+/*
+ * Every counter stops at once (PMCR_EL0.E clear), and the ISB makes that take effect
+ * before anything else happens in the bracket: one ISB here and one before E is set,
+ * whatever the number of events (Arm ARM, "Synchronization requirements for AArch64
+ * System registers"). In the overflow handler, it also puts the PMOVSCLR write of
+ * pmuv3_take_overflows() in effect, so the interrupt request is deasserted before the
+ * GIC is told the handler is done.
+ */
+static void pmuv3_stop(struct apmu_pmu *pmu)
+{
+	write_pmcr(to_pmuv3(&pmu->pmu)->pmcr);
+	isb();
+}
+
+/**
+ * pmuv3_take_overflows() - read and clear the overflow flags of our counters
+ * @pmu: instance
+ * @used: counter indexes in use on this CPU
+ *
+ * Only flags of counters in use are cleared (PMOVSCLR is W1C), once, before the counters
+ * are read, so an overflow that happens while they are handled raises a new interrupt.
+ * The low half of a CHAIN pair is among them (its wraps only carry into the high half,
+ * the event's index), and the core finds no event there.
+ * Return: the flags taken; 0 when none of ours had overflowed.
+ */
+static unsigned long pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned long *used)
+{
+	u64 ovs = read_pmovsclr() & to_pmuv3(&pmu->pmu)->cnt_mask;
+	u64 mine = 0;
+
+	bitmap_to_arr64(&mine, used, APMU_NR_IDX);
+	ovs &= mine;
+	if (ovs)
+		write_pmovsclr(ovs);
+	return ovs;
+}
+
+/*
+ * EL0 access is PMUSERENR_EL0.ER (event counters) and CR (PMCCNTR). While it is on,
+ * every counter nobody uses reads 0 (PMICNTR is never read from EL0).
+ */
+static void pmuv3_user_access(struct apmu_pmu *pmu, const unsigned long *used, bool grant)
+{
+	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
+	unsigned long unused;
+	unsigned int idx;
+	u64 mine = 0;
+
+	if (!used) {
+		write_pmuserenr(0);
+		return;
+	}
+	bitmap_to_arr64(&mine, used, APMU_NR_IDX);
+	unused = pv->cnt_mask & ~mine & ~APMU_CNT_BIT_F0;
+	for_each_set_bit(idx, &unused, APMU_NR_IDX)
+		pmuv3_write(idx, false, 0);
+	if (grant)
+		write_pmuserenr(ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR);
+}
+
+const struct apmu_pmu_ops APMU_PMUV3_OPS = {
+	.probe		= pmuv3_probe,
+	.map_event	= apmu_pmuv3_map_event,
+	.set_filter	= apmu_pmuv3_set_filter,
+	.get_idx	= pmuv3_get_idx,
+	.put_idx	= pmuv3_put_idx,
+	.read_counter	= pmuv3_read_counter,
+	.write_counter	= pmuv3_write_counter,
+	.enable		= pmuv3_enable_event,
+	.disable	= pmuv3_disable_event,
+	.start		= pmuv3_start,
+	.stop		= pmuv3_stop,
+	.take_overflows	= pmuv3_take_overflows,
+	.reset		= pmuv3_reset,
+	.quiesce	= pmuv3_quiesce,
+	.user_access	= pmuv3_user_access,
+};
