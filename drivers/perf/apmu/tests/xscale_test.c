@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests for the XScale backend: xscale/xscale.c and xscale/events.c compiled here
+ * against the register model (xscale_model_access.h), driven through apmu's real perf
+ * core (add/del/read, pmu_enable/disable, the overflow handler) the way perf core drives
+ * it. The model fails the running test on any breach of the manual's rules (an event
+ * select changed with PMNC.E set, an idle counter not at 0xFF while others count, PMNC.E
+ * set with nothing counting, reserved bits, XScale1 accesses to XScale2 registers); the
+ * cases check the rest: the request deasserted by the handler, no lost wrap, a removed
+ * counter's interrupt enable and flag cleared, and the cost of an add and a del.
+ */
+#include "xscale_model_access.h"
+#define APMU_XSCALE_OPS		apmu_xscale_model_ops
+#include "../xscale/xscale.c"
+#include "../xscale/events.c"
+
+#include <kunit/test.h>
+#include <linux/interrupt.h>
+#include <linux/percpu.h>
+
+struct xs_test {
+	struct apmu_xs_model m;
+	struct apmu_xscale xs;
+};
+
+static void xs_exit(struct kunit *test)
+{
+	struct xs_test *t = test->priv;
+
+	if (t && t->xs.pmu.hw)
+		free_percpu(t->xs.pmu.hw);
+}
+
+/* An XScale1 or XScale2 over the model, probed and reset like a CPU coming online */
+static struct xs_test *xs_setup(struct kunit *test, bool v2)
+{
+	struct xs_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, t);
+	apmu_xs_model_init(&t->m, v2);
+	apmu_xs_model_select(&t->m);
+	apmu_xscale_setup(&t->xs, v2, &apmu_xscale_model_ops);
+	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&t->xs.pmu), 0);
+	test->priv = t;
+	cpumask_copy(&t->xs.pmu.supported_cpus, cpu_possible_mask);
+	KUNIT_ASSERT_EQ(test, t->xs.pmu.ops->probe(&t->xs.pmu), 0);
+	t->xs.pmu.ops->reset(&t->xs.pmu);
+	apmu_pmu_init(&t->xs.pmu, THIS_MODULE);
+	return t;
+}
+
+/* A counting event as event_init leaves it, selecting @evt */
+static struct perf_event *xs_event(struct kunit *test, struct xs_test *t, u8 evt)
+{
+	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, ev);
+	ev->pmu = &t->xs.pmu.pmu;
+	ev->state = PERF_EVENT_STATE_ACTIVE;
+	ev->oncpu = -1;
+	ev->hw.idx = -1;
+	ev->hw.config_base = evt;
+	return ev;
+}
+
+/* perf core's add with start, inside a pmu_disable()/pmu_enable() bracket */
+static void xs_add(struct kunit *test, struct xs_test *t, struct perf_event *ev)
+{
+	t->xs.pmu.pmu.pmu_disable(&t->xs.pmu.pmu);
+	KUNIT_EXPECT_EQ(test, t->xs.pmu.pmu.add(ev, PERF_EF_START), 0);
+	ev->oncpu = smp_processor_id();
+	t->xs.pmu.pmu.pmu_enable(&t->xs.pmu.pmu);
+}
+
+static void xs_del(struct xs_test *t, struct perf_event *ev)
+{
+	t->xs.pmu.pmu.pmu_disable(&t->xs.pmu.pmu);
+	t->xs.pmu.pmu.del(ev, PERF_EF_UPDATE);
+	ev->oncpu = -1;
+	t->xs.pmu.pmu.pmu_enable(&t->xs.pmu.pmu);
+}
+
+static irqreturn_t xs_irq(struct xs_test *t)
+{
+	irqreturn_t ret;
+
+	local_irq_disable();
+	ret = apmu_handle_irq(0, this_cpu_ptr(t->xs.pmu.hw));
+	local_irq_enable();
+	return ret;
+}
+
+static bool xs_pmnc_e(struct xs_test *t)
+{
+	return t->m.pmnc & APMU_XS_PMNC_E;
+}
+
+/*
+ * "The counters continue to record events even after they overflow ... software can
+ * extend the count duration beyond 32 bits by counting the number of overflow
+ * interrupts": five wraps, each interrupt taken 2^30 events late, folded exactly; and
+ * each time the handler deasserts the request by writing the flag (the request does not
+ * depend on PMNC.E, which the handler clears while it works).
+ */
+static void xs_count_across_wraps(struct kunit *test, bool v2)
+{
+	struct xs_test *t = xs_setup(test, v2);
+	struct perf_event *ev = xs_event(test, t, APMU_XS_EVT_INSTRUCTION);
+	u64 total = 0, step;
+	int i;
+
+	preempt_disable();
+	xs_add(test, t, ev);
+	KUNIT_EXPECT_EQ(test, ev->hw.idx, APMU_XS_IDX_PMN(0));
+	KUNIT_EXPECT_EQ(test, t->m.pmn[0], (u32)APMU_ARM_32BIT);
+	KUNIT_EXPECT_TRUE(test, xs_pmnc_e(t));
+	for (i = 0; i < 5; i++) {
+		step = APMU_ARM_32BIT + (1ULL << 30) + i;
+		apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, step);
+		total += step;
+		KUNIT_EXPECT_TRUE(test, apmu_xs_model_irq(&t->m));
+		KUNIT_EXPECT_EQ(test, xs_irq(t), IRQ_HANDLED);
+		KUNIT_EXPECT_FALSE(test, apmu_xs_model_irq(&t->m));
+		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+		KUNIT_EXPECT_TRUE(test, xs_pmnc_e(t));
+	}
+	apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, 12345);
+	t->xs.pmu.pmu.read(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + 12345);
+	KUNIT_EXPECT_EQ(test, xs_irq(t), IRQ_NONE);
+	xs_del(t, ev);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
+}
+
+static void xs2_count_across_wraps(struct kunit *test)
+{
+	xs_count_across_wraps(test, true);
+}
+
+static void xs1_count_across_wraps(struct kunit *test)
+{
+	xs_count_across_wraps(test, false);
+}
+
+/* Cycles take CCNT, and wrap like any counter */
+static void xs_cycles_on_ccnt(struct kunit *test, bool v2)
+{
+	struct xs_test *t = xs_setup(test, v2);
+	struct perf_event *ev = xs_event(test, t, APMU_XS_EVT_CCNT);
+
+	preempt_disable();
+	xs_add(test, t, ev);
+	KUNIT_EXPECT_EQ(test, ev->hw.idx, APMU_XS_IDX_CCNT);
+	apmu_xs_model_cycles(&t->m, 3ULL << 30);
+	KUNIT_EXPECT_EQ(test, xs_irq(t), IRQ_HANDLED);
+	KUNIT_EXPECT_FALSE(test, apmu_xs_model_irq(&t->m));
+	apmu_xs_model_cycles(&t->m, 7);
+	xs_del(t, ev);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), (3ULL << 30) + 7);
+	KUNIT_EXPECT_FALSE(test, xs_pmnc_e(t));
+	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
+}
+
+static void xs2_cycles_on_ccnt(struct kunit *test)
+{
+	xs_cycles_on_ccnt(test, true);
+}
+
+static void xs1_cycles_on_ccnt(struct kunit *test)
+{
+	xs_cycles_on_ccnt(test, false);
+}
+
+/*
+ * An add while another counter runs, and a del: PMNC.E off, EVTSEL, counters, PMNC.E on
+ * (the model fails the test on an EVTSEL write with E set, or an idle counter not at
+ * 0xFF while others count). The register accesses of each are counted: this is their
+ * cost, and a change to it must be deliberate.
+ */
+static void xs2_add_del_sequence_and_cost(struct kunit *test)
+{
+	struct xs_test *t = xs_setup(test, true);
+	struct perf_event *a = xs_event(test, t, APMU_XS_EVT_INSTRUCTION);
+	struct perf_event *b = xs_event(test, t, APMU_XS_EVT_BRANCH);
+	unsigned int r, w;
+
+	preempt_disable();
+	xs_add(test, t, a);
+	KUNIT_EXPECT_EQ(test, t->m.evt[0], APMU_XS_EVT_INSTRUCTION);
+	r = t->m.reads;
+	w = t->m.writes;
+	xs_add(test, t, b);
+	/* PMNC.E off; PMN1; EVTSEL read, write; INTEN read, write; PMNC.E on */
+	KUNIT_EXPECT_EQ(test, t->m.reads - r, 2);
+	KUNIT_EXPECT_EQ(test, t->m.writes - w, 5);
+	KUNIT_EXPECT_EQ(test, t->m.evt[b->hw.idx - 1], APMU_XS_EVT_BRANCH);
+	KUNIT_EXPECT_EQ(test, t->m.evt[2], APMU_XS_EVT_UNUSED);
+	KUNIT_EXPECT_EQ(test, t->m.evt[3], APMU_XS_EVT_UNUSED);
+	apmu_xs_model_count(&t->m, APMU_XS_EVT_BRANCH, 10);
+	apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, 20);
+	r = t->m.reads;
+	w = t->m.writes;
+	xs_del(t, a);
+	/* PMNC.E off; PMN0 read; INTEN read, write; FLAG write; EVTSEL read, write; E on */
+	KUNIT_EXPECT_EQ(test, t->m.reads - r, 3);
+	KUNIT_EXPECT_EQ(test, t->m.writes - w, 5);
+	KUNIT_EXPECT_EQ(test, local64_read(&a->count), 20);
+	KUNIT_EXPECT_EQ(test, t->m.evt[0], APMU_XS_EVT_UNUSED);
+	KUNIT_EXPECT_TRUE(test, xs_pmnc_e(t));
+	apmu_xs_model_count(&t->m, APMU_XS_EVT_BRANCH, 5);
+	xs_del(t, b);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, local64_read(&b->count), 15);
+	KUNIT_EXPECT_FALSE(test, xs_pmnc_e(t));
+	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
+}
+
+/*
+ * A counter removed with its overflow pending: its interrupt enable and flag are cleared,
+ * so no stale request interrupts the counter's next user, while the other counter's
+ * pending overflow survives (XScale1's flags are write-one-to-clear in PMNC itself).
+ */
+static void xs_del_clears_inten_and_flag(struct kunit *test, bool v2)
+{
+	struct xs_test *t = xs_setup(test, v2);
+	struct perf_event *a = xs_event(test, t, APMU_XS_EVT_INSTRUCTION);
+	struct perf_event *b = xs_event(test, t, APMU_XS_EVT_BRANCH);
+
+	preempt_disable();
+	xs_add(test, t, a);
+	xs_add(test, t, b);
+	apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, APMU_ARM_32BIT);
+	apmu_xs_model_count(&t->m, APMU_XS_EVT_BRANCH, APMU_ARM_32BIT);
+	KUNIT_EXPECT_EQ(test, t->m.flag, BIT(APMU_XS_IDX_PMN(0)) | BIT(APMU_XS_IDX_PMN(1)));
+	xs_del(t, a);
+	KUNIT_EXPECT_EQ(test, t->m.inten & BIT(APMU_XS_IDX_PMN(0)), 0);
+	KUNIT_EXPECT_EQ(test, t->m.flag, BIT(APMU_XS_IDX_PMN(1)));
+	KUNIT_EXPECT_EQ(test, t->m.evt[0], APMU_XS_EVT_UNUSED);
+	KUNIT_EXPECT_TRUE(test, apmu_xs_model_irq(&t->m));
+	KUNIT_EXPECT_EQ(test, xs_irq(t), IRQ_HANDLED);
+	KUNIT_EXPECT_FALSE(test, apmu_xs_model_irq(&t->m));
+	KUNIT_EXPECT_EQ(test, local64_read(&a->count), APMU_ARM_32BIT);
+	xs_del(t, b);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, local64_read(&b->count), APMU_ARM_32BIT);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.flag, 0);
+	KUNIT_EXPECT_FALSE(test, xs_pmnc_e(t));
+	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
+}
+
+static void xs2_del_clears_inten_and_flag(struct kunit *test)
+{
+	xs_del_clears_inten_and_flag(test, true);
+}
+
+static void xs1_del_clears_inten_and_flag(struct kunit *test)
+{
+	xs_del_clears_inten_and_flag(test, false);
+}
+
+/* Every counter taken, then none free; reset leaves nothing enabled, pending or selected */
+static void xs2_all_counters_then_reset(struct kunit *test)
+{
+	struct xs_test *t = xs_setup(test, true);
+	struct perf_event *ev[6];
+	int i;
+
+	preempt_disable();
+	for (i = 0; i < 4; i++) {
+		ev[i] = xs_event(test, t, APMU_XS_EVT_ICACHE_MISS + i);
+		xs_add(test, t, ev[i]);
+		KUNIT_EXPECT_EQ(test, ev[i]->hw.idx, APMU_XS_IDX_PMN(i));
+	}
+	ev[4] = xs_event(test, t, APMU_XS_EVT_CCNT);
+	xs_add(test, t, ev[4]);
+	ev[5] = xs_event(test, t, APMU_XS_EVT_BRANCH);
+	t->xs.pmu.pmu.pmu_disable(&t->xs.pmu.pmu);
+	KUNIT_EXPECT_EQ(test, t->xs.pmu.pmu.add(ev[5], PERF_EF_START), -EAGAIN);
+	t->xs.pmu.pmu.pmu_enable(&t->xs.pmu.pmu);
+	KUNIT_EXPECT_EQ(test, t->m.inten, APMU_XS2_CNT_MASK);
+	apmu_xs_model_count(&t->m, APMU_XS_EVT_ICACHE_MISS, APMU_ARM_32BIT);
+	for (i = 0; i < 5; i++)
+		xs_del(t, ev[i]);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, local64_read(&ev[0]->count), APMU_ARM_32BIT);
+	t->xs.pmu.ops->reset(&t->xs.pmu);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.flag, 0);
+	KUNIT_EXPECT_EQ(test, apmu_xs_model_read(APMU_XS_EVTSEL), ~0U);
+	KUNIT_EXPECT_FALSE(test, xs_pmnc_e(t));
+	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
+}
+
+/* The generic and raw events in-tree maps, and the errnos of what XScale cannot do */
+static void xs_map_events(struct kunit *test)
+{
+	struct xs_test *t = xs_setup(test, true);
+	struct perf_event ev = { .pmu = &t->xs.pmu.pmu };
+
+	ev.attr.type = PERF_TYPE_HARDWARE;
+	ev.attr.config = PERF_COUNT_HW_CPU_CYCLES;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), APMU_XS_EVT_CCNT);
+	ev.attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), APMU_XS_EVT_INSTRUCTION);
+	ev.attr.config = PERF_COUNT_HW_CACHE_REFERENCES;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -ENOENT);
+	ev.attr.config = PERF_COUNT_HW_MAX;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
+	ev.attr.type = PERF_TYPE_HW_CACHE;
+	ev.attr.config = C(L1D) | C(OP_READ) << 8 | C(RESULT_MISS) << 16;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), APMU_XS_EVT_DCACHE_MISS);
+	ev.attr.config = C(L1I) | C(OP_READ) << 8 | C(RESULT_ACCESS) << 16;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -ENOENT);
+	ev.attr.config = PERF_COUNT_HW_CACHE_MAX;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
+	ev.attr.type = PERF_TYPE_RAW;
+	ev.attr.config = 0x0b;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), 0x0b);
+	ev.attr.config = APMU_XS_EVT_UNUSED;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
+	ev.attr.config = 0x107;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
+	ev.attr.type = PERF_TYPE_SOFTWARE;
+	ev.attr.config = 0;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -ENOENT);
+	KUNIT_EXPECT_EQ(test, apmu_xscale_set_filter(&ev), 0);
+	ev.attr.exclude_kernel = 1;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_set_filter(&ev), -EINVAL);
+}
+
+static struct kunit_case xs_cases[] = {
+	KUNIT_CASE(xs2_count_across_wraps),
+	KUNIT_CASE(xs1_count_across_wraps),
+	KUNIT_CASE(xs2_cycles_on_ccnt),
+	KUNIT_CASE(xs1_cycles_on_ccnt),
+	KUNIT_CASE(xs2_add_del_sequence_and_cost),
+	KUNIT_CASE(xs2_del_clears_inten_and_flag),
+	KUNIT_CASE(xs1_del_clears_inten_and_flag),
+	KUNIT_CASE(xs2_all_counters_then_reset),
+	KUNIT_CASE(xs_map_events),
+	{}
+};
+
+static struct kunit_suite xs_suite = {
+	.name = "apmu_xscale",
+	.exit = xs_exit,
+	.test_cases = xs_cases,
+};
+
+kunit_test_suite(xs_suite);
