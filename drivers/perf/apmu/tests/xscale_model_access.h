@@ -13,6 +13,10 @@
 
 #include "xscale_model.h"
 
+/* The backend compiled over these accessors (xscale_test.c) */
+struct apmu_pmu_ops;
+extern const struct apmu_pmu_ops apmu_xscale_model_ops;
+
 static inline u32 xscale1_read_pmnc(void)
 {
 	return apmu_xs_model_read(APMU_XS_PMNC);
