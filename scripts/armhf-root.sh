@@ -45,7 +45,8 @@ download() {
 if ! download; then
 	apmu_log "$arch root: download failed, refreshing the package lists"
 	apt-get update -q >/dev/null 2>&1 || true
-	download || apmu_die "apt-get download failed ($debs/download-$arch.log; is the $arch architecture added? scripts/deps.sh)"
+	download || apmu_die "apt-get download failed ($debs/download-$arch.log;" \
+		"is the $arch architecture added? scripts/deps.sh)"
 fi
 
 rm -rf "$root"
