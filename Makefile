@@ -8,7 +8,8 @@
 #   make distro-check    only its lane on Debian's own 6.1 and 6.12 arm64 kernels
 #   make demo            boot the VM with Debian's perf and show apmu working
 #   make bench           kernel cost of perf operations, apmu vs the in-tree driver
-#   make vm-run SCRIPT=x run a script inside the test VM (see scripts/vm-run)
+#   make vm-run SCRIPT=x run a script inside the test VM (see scripts/vm-run);
+#                        VMRUN_OPTS="--arch arm --no-apmu" for the 32-bit Arm lane
 #   make checkpatch      scripts/checkpatch.pl --strict over the sources
 
 KDIR ?= /lib/modules/$(shell uname -r)/build
@@ -48,7 +49,7 @@ bench:
 	bash scripts/bench.sh
 
 vm-run:
-	bash scripts/vm-run $(SCRIPT)
+	bash scripts/vm-run $(VMRUN_OPTS) $(SCRIPT)
 
 checkpatch:
 	bash scripts/checkpatch.sh

@@ -3,16 +3,25 @@
 #
 # Build (or reuse) the arm64 test kernel from Debian's linux-source-6.12 with
 # scripts/kconfig/apmu-test.config. Prints the build directory (the KDIR for modules).
+# APMU_ARCH=arm builds the 32-bit lane's kernel instead (scripts/kconfig/apmu-test-arm.config,
+# zImage, arm-linux-gnueabihf-), cached next to it under its own key.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 ver=$(apmu_kernel_version) || apmu_die "linux-source-6.12 is not installed (scripts/deps.sh)"
 src=$APMU_CACHE/src/linux-$ver
 out=$(apmu_kdir)
-frag=$APMU_TOP/scripts/kconfig/apmu-test.config
+frag=$(apmu_kernel_fragment)
+image=$(apmu_kernel_image)
 mkdir -p "$APMU_CACHE/src"
 
-exec 9>"$APMU_CACHE/.kernel.lock"
+# One lock per architecture, so a cold arm build never holds up the (cached) arm64 one;
+# the source tree they share is unpacked under arm64's lock.
+if [ "$APMU_ARCH" = arm64 ]; then
+	exec 9>"$APMU_CACHE/.kernel.lock"
+else
+	exec 9>"$APMU_CACHE/.kernel-$APMU_ARCH.lock"
+fi
 flock 9
 
 if [ -f "$out/.apmu-done" ]; then
@@ -21,6 +30,10 @@ if [ -f "$out/.apmu-done" ]; then
 	exit 0
 fi
 
+if [ ! -f "$src/Makefile" ] && [ "$APMU_ARCH" != arm64 ]; then
+	exec 8>"$APMU_CACHE/.kernel.lock"
+	flock 8
+fi
 if [ ! -f "$src/Makefile" ]; then
 	apmu_log "kernel: unpacking linux-source $ver"
 	tmp=$(mktemp -d "$APMU_CACHE/src/unpack.XXXXXX")
@@ -29,6 +42,7 @@ if [ ! -f "$src/Makefile" ]; then
 	mv "$tmp/linux-source-6.12" "$src"
 	rmdir "$tmp"
 fi
+exec 8>&-
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -43,8 +57,8 @@ while IFS= read -r line; do
 done <"$frag"
 [ $bad -eq 0 ] || apmu_die "the config fragment does not apply to linux-source $ver"
 
-apmu_log "kernel: building Image and modules ($(nproc) jobs; ~10-15 min cold)"
-make -s -C "$src" O="$out" -j"$(nproc)" Image modules >"$out/build.log" 2>&1 ||
+apmu_log "kernel: building $image and modules ($(nproc) jobs; ~10-15 min cold)"
+make -s -C "$src" O="$out" -j"$(nproc)" "$image" modules >"$out/build.log" 2>&1 ||
 	{ tail -n 30 "$out/build.log" >&2; apmu_die "kernel build failed ($out/build.log)"; }
 make -s -C "$src" O="$out" -j"$(nproc)" INSTALL_HDR_PATH="$out/usr" headers_install >/dev/null
 touch "$out/.apmu-done"

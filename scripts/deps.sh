@@ -7,6 +7,7 @@ set -euo pipefail
 
 host_pkgs=(
 	gcc-aarch64-linux-gnu libc6-dev-arm64-cross
+	gcc-arm-linux-gnueabihf libc6-dev-armhf-cross
 	qemu-system-arm
 	linux-source-6.12
 	make bc bison flex libssl-dev libelf-dev cpio kmod xz-utils rsync
@@ -21,16 +22,18 @@ for p in "${host_pkgs[@]}"; do
 done
 # arm64 packages (busybox, perf and its libraries) are only downloaded and unpacked into
 # the VM's initramfs, never installed on the host: dpkg only needs to know the architecture.
+# The 32-bit lane (scripts/vm-run --arch arm) does the same with armhf packages.
 need_arch=0
 dpkg --print-foreign-architectures | grep -qx arm64 || need_arch=1
+dpkg --print-foreign-architectures | grep -qx armhf || need_arch=1
 [ ${#missing[@]} -eq 0 ] && [ $need_arch -eq 0 ] && exit 0
 
 if [ "$(id -u)" -ne 0 ]; then
 	echo "deps: missing packages: ${missing[*]:-} (run as root to install)" >&2
 	exit 1
 fi
-echo "deps: installing ${missing[*]:-} (arm64 arch: $need_arch)"
-[ $need_arch -eq 1 ] && dpkg --add-architecture arm64
+echo "deps: installing ${missing[*]:-} (arm64/armhf arch: $need_arch)"
+[ $need_arch -eq 1 ] && dpkg --add-architecture arm64 && dpkg --add-architecture armhf
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -q >/dev/null
 [ ${#missing[@]} -eq 0 ] ||

@@ -4,9 +4,15 @@
 APMU_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Everything built for tests lives outside the work tree, so a fresh clone reuses it.
 APMU_CACHE=${APMU_CACHE:-/var/cache/apmu}
-ARCH=arm64
-CROSS_COMPILE=aarch64-linux-gnu-
-export ARCH CROSS_COMPILE
+# The test kernel's architecture: arm64 (the default, and everything make check runs) or
+# arm (the 32-bit lane: scripts/vm-run --arch arm). Each has its own fragment and cache.
+APMU_ARCH=${APMU_ARCH:-arm64}
+case "$APMU_ARCH" in
+arm64) ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- ;;
+arm) ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- ;;
+*) printf 'error: APMU_ARCH=%s: arm64 or arm\n' "$APMU_ARCH" >&2; exit 1 ;;
+esac
+export APMU_ARCH ARCH CROSS_COMPILE
 
 apmu_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 apmu_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -16,8 +22,26 @@ apmu_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # Bump APMU_KERNEL_RECIPE when scripts/build-kernel.sh changes what it produces.
 APMU_KERNEL_RECIPE=1
 apmu_kernel_version() { dpkg-query -W -f='${Version}' linux-source-6.12; }
-apmu_kernel_key() {
-	{ echo "recipe $APMU_KERNEL_RECIPE"; apmu_kernel_version
-	  cat "$APMU_TOP/scripts/kconfig/apmu-test.config"; } | sha256sum | cut -c1-12
+# arm64's key and directory name are what they were before the arm lane existed.
+apmu_kernel_fragment() {
+	if [ "$APMU_ARCH" = arm ]; then
+		echo "$APMU_TOP/scripts/kconfig/apmu-test-arm.config"
+	else
+		echo "$APMU_TOP/scripts/kconfig/apmu-test.config"
+	fi
 }
-apmu_kdir() { echo "$APMU_CACHE/kernel-$(apmu_kernel_key)"; }
+apmu_kernel_key() {
+	{ echo "recipe $APMU_KERNEL_RECIPE"; [ "$APMU_ARCH" = arm64 ] || echo "arch $APMU_ARCH"
+	  apmu_kernel_version; cat "$(apmu_kernel_fragment)"; } | sha256sum | cut -c1-12
+}
+apmu_kdir() {
+	if [ "$APMU_ARCH" = arm ]; then
+		echo "$APMU_CACHE/kernel-arm-$(apmu_kernel_key)"
+	else
+		echo "$APMU_CACHE/kernel-$(apmu_kernel_key)"
+	fi
+}
+# The kernel image QEMU boots: arch/arm64/boot/Image or arch/arm/boot/zImage.
+apmu_kernel_image() {
+	if [ "$APMU_ARCH" = arm ]; then echo zImage; else echo Image; fi
+}
