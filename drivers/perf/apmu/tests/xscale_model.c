@@ -156,14 +156,22 @@ u32 apmu_xs_model_read(enum apmu_xs_reg reg)
 	}
 }
 
-static void xs_write_evt(struct apmu_xs_model *m, const u8 *evt)
+/*
+ * "first disable the facility (PMNC.E) and then modify EVTSEL": an EVTSEL write while E
+ * is set is a violation even when it writes the same value (XScale2); on XScale1 a PMNC
+ * write that changes a select must find E clear and leave it clear (@e_after).
+ */
+static void xs_write_evt(struct apmu_xs_model *m, const u8 *evt, bool whole, bool e_after)
 {
-	if (!memcmp(m->evt, evt, m->nr_pmn))
+	bool changed = memcmp(m->evt, evt, m->nr_pmn);
+
+	if (!whole && !changed)
 		return;
 	m->evtsel_writes++;
-	/* "first disable the facility (PMNC.E) and then modify EVTSEL" */
 	if (m->pmnc & XS_PMNC_E)
-		xs_violation(m, "event select changed while PMNC.E is set (unpredictable)");
+		xs_violation(m, "event select written while PMNC.E is set (unpredictable)");
+	else if (changed && e_after)
+		xs_violation(m, "event select changed by the PMNC write that sets E");
 	memcpy(m->evt, evt, m->nr_pmn);
 }
 
@@ -176,8 +184,7 @@ static void xs_write_pmnc(struct apmu_xs_model *m, u32 val)
 	if (!m->xscale2) {
 		u8 evt[2] = { FIELD_GET(XS1_PMNC_EVT0, val), FIELD_GET(XS1_PMNC_EVT1, val) };
 
-		/* the event selects change before E, as a write of EVTSEL would */
-		xs_write_evt(m, evt);
+		xs_write_evt(m, evt, false, val & XS_PMNC_E);
 		m->inten = xs1_bits_to_model(FIELD_GET(XS1_PMNC_INTEN, val));
 		/* the flags are write-one-to-clear */
 		m->flag &= ~xs1_bits_to_model(FIELD_GET(XS1_PMNC_FLAG, val));
@@ -223,7 +230,7 @@ void apmu_xs_model_write(enum apmu_xs_reg reg, u32 val)
 		evt[1] = val >> 8;
 		evt[2] = val >> 16;
 		evt[3] = val >> 24;
-		xs_write_evt(m, evt);
+		xs_write_evt(m, evt, true, false);
 		return;
 	default:
 		m->pmn[reg - APMU_XS_PMN0] = val;

@@ -21,8 +21,8 @@
  *    from 0xffffffff to 0, sets its flag and goes on counting.
  *  - "To change an event for a performance counter, first disable the facility (PMNC.E)
  *    and then modify EVTSEL. Not doing so will cause unpredictable results": a write to
- *    EVTSEL (XScale1: a PMNC write that changes an evtCount field) while PMNC.E is set is
- *    a violation.
+ *    EVTSEL while PMNC.E is set is a violation, even of the value it holds; on XScale1 a
+ *    PMNC write that changes an evtCount field is one when E is set before it or by it.
  *  - "Power can be saved by selecting event 0xFF for any unused event counter. This only
  *    applies when other event counters are in use. When the performance monitor is not
  *    used at all (PMNC.E = 0x0), hardware ensures minimal power consumption": apmu extends

@@ -65,11 +65,11 @@ static void evtsel_needs_e_clear(struct kunit *test)
 	apmu_xs_model_write(APMU_XS_INTEN, BIT(APMU_XS_PMN_BIT(0)));
 	apmu_xs_model_write(APMU_XS_PMNC, 1);
 	KUNIT_EXPECT_EQ(test, m->violations, 0);
-	/* the same value again changes nothing */
+	/* even the same value again */
 	apmu_xs_model_write(APMU_XS_EVTSEL, 0xffffff00);
-	KUNIT_EXPECT_EQ(test, m->violations, 0);
-	apmu_xs_model_write(APMU_XS_EVTSEL, 0xffffff01);
 	KUNIT_EXPECT_EQ(test, m->violations, 1);
+	apmu_xs_model_write(APMU_XS_EVTSEL, 0xffffff01);
+	KUNIT_EXPECT_EQ(test, m->violations, 2);
 }
 
 /* XScale1: the selects are in PMNC, and changing them with E set is the same fault */
@@ -85,6 +85,10 @@ static void xscale1_pmnc_evt_needs_e_clear(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, apmu_xs_model_read(APMU_XS_PMN0), 2);
 	apmu_xs_model_write(APMU_XS_PMNC, 0x08 << 12 | 0xff << 20 | BIT(4) | 1);
 	KUNIT_EXPECT_EQ(test, m->violations, 1);
+	/* E clear before, but set by the same write that changes the select */
+	apmu_xs_model_write(APMU_XS_PMNC, 0x08 << 12 | 0xff << 20 | BIT(4));
+	apmu_xs_model_write(APMU_XS_PMNC, 0x09 << 12 | 0xff << 20 | BIT(4) | 1);
+	KUNIT_EXPECT_EQ(test, m->violations, 2);
 }
 
 /* XScale1 has no INTEN, FLAG, EVTSEL, PMN2 or PMN3 */
@@ -108,6 +112,7 @@ static void xscale1_flags_in_pmnc(struct kunit *test)
 
 	apmu_xs_model_write(APMU_XS_PMN0, 0xffffffff);
 	apmu_xs_model_write(APMU_XS_CCNT, 0xffffffff);
+	apmu_xs_model_write(APMU_XS_PMNC, ctl);
 	apmu_xs_model_write(APMU_XS_PMNC, ctl | 1);
 	apmu_xs_model_count(m, 0x07, 1);
 	apmu_xs_model_cycles(m, 1);

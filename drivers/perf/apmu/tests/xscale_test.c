@@ -192,8 +192,8 @@ static void xs2_add_del_sequence_and_cost(struct kunit *test)
 	r = t->m.reads;
 	w = t->m.writes;
 	xs_add(test, t, b);
-	/* PMNC.E off; PMN1; EVTSEL read, write; INTEN read, write; PMNC.E on */
-	KUNIT_EXPECT_EQ(test, t->m.reads - r, 2);
+	/* PMNC.E off; PMN1; EVTSEL read, write; INTEN read, write; INTEN read, PMNC.E on */
+	KUNIT_EXPECT_EQ(test, t->m.reads - r, 3);
 	KUNIT_EXPECT_EQ(test, t->m.writes - w, 5);
 	KUNIT_EXPECT_EQ(test, t->m.evt[b->hw.idx - 1], APMU_XS_EVT_BRANCH);
 	KUNIT_EXPECT_EQ(test, t->m.evt[2], APMU_XS_EVT_UNUSED);
@@ -203,8 +203,11 @@ static void xs2_add_del_sequence_and_cost(struct kunit *test)
 	r = t->m.reads;
 	w = t->m.writes;
 	xs_del(t, a);
-	/* PMNC.E off; PMN0 read; INTEN read, write; FLAG write; EVTSEL read, write; E on */
-	KUNIT_EXPECT_EQ(test, t->m.reads - r, 3);
+	/*
+	 * PMNC.E off; INTEN read, write; FLAG write; EVTSEL read, write; PMN0 read;
+	 * INTEN read, PMNC.E on
+	 */
+	KUNIT_EXPECT_EQ(test, t->m.reads - r, 4);
 	KUNIT_EXPECT_EQ(test, t->m.writes - w, 5);
 	KUNIT_EXPECT_EQ(test, local64_read(&a->count), 20);
 	KUNIT_EXPECT_EQ(test, t->m.evt[0], APMU_XS_EVT_UNUSED);
@@ -259,6 +262,68 @@ static void xs2_del_clears_inten_and_flag(struct kunit *test)
 static void xs1_del_clears_inten_and_flag(struct kunit *test)
 {
 	xs_del_clears_inten_and_flag(test, false);
+}
+
+/*
+ * An event held but stopped (throttled, or stopped inside perf's bracket) runs nothing:
+ * PMNC.E stays clear ("when the performance monitor is not used at all (PMNC.E = 0x0),
+ * hardware ensures minimal power consumption"); started again, it counts on.
+ */
+static void xs_stopped_event_leaves_e_clear(struct kunit *test, bool v2)
+{
+	struct xs_test *t = xs_setup(test, v2);
+	struct perf_event *ev = xs_event(test, t, APMU_XS_EVT_INSTRUCTION);
+	struct pmu *p = &t->xs.pmu.pmu;
+
+	preempt_disable();
+	xs_add(test, t, ev);
+	apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, 100);
+	p->pmu_disable(p);
+	p->stop(ev, PERF_EF_UPDATE);
+	p->pmu_enable(p);
+	KUNIT_EXPECT_FALSE(test, xs_pmnc_e(t));
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 100);
+	p->pmu_disable(p);
+	p->start(ev, PERF_EF_RELOAD);
+	p->pmu_enable(p);
+	KUNIT_EXPECT_TRUE(test, xs_pmnc_e(t));
+	apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, 5);
+	xs_del(t, ev);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 105);
+	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
+}
+
+static void xs2_stopped_event_leaves_e_clear(struct kunit *test)
+{
+	xs_stopped_event_leaves_e_clear(test, true);
+}
+
+static void xs1_stopped_event_leaves_e_clear(struct kunit *test)
+{
+	xs_stopped_event_leaves_e_clear(test, false);
+}
+
+/*
+ * CCNT counts whenever PMNC.E is set, held or not: a wrap while no event held it leaves
+ * its flag set. A cycles event added then must not take that stale overflow at once.
+ */
+static void xs2_stale_ccnt_flag_cleared(struct kunit *test)
+{
+	struct xs_test *t = xs_setup(test, true);
+	struct perf_event *a = xs_event(test, t, APMU_XS_EVT_INSTRUCTION);
+	struct perf_event *c = xs_event(test, t, APMU_XS_EVT_CCNT);
+
+	preempt_disable();
+	xs_add(test, t, a);
+	apmu_xs_model_cycles(&t->m, 1ULL << 32);	/* CCNT wraps, unheld */
+	KUNIT_EXPECT_EQ(test, t->m.flag, BIT(APMU_XS_IDX_CCNT));
+	xs_add(test, t, c);
+	KUNIT_EXPECT_FALSE(test, apmu_xs_model_irq(&t->m));
+	xs_del(t, c);
+	xs_del(t, a);
+	preempt_enable();
+	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
 }
 
 /* Every counter taken, then none free; reset leaves nothing enabled, pending or selected */
@@ -323,6 +388,11 @@ static void xs_map_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
 	ev.attr.config = 0x107;
 	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
+	ev.attr.type = PERF_TYPE_HARDWARE;
+	ev.attr.config = PERF_COUNT_HW_INSTRUCTIONS;
+	ev.attr.config1 = 1;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
+	ev.attr.config1 = 0;
 	ev.attr.type = PERF_TYPE_SOFTWARE;
 	ev.attr.config = 0;
 	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -ENOENT);
@@ -339,6 +409,9 @@ static struct kunit_case xs_cases[] = {
 	KUNIT_CASE(xs2_add_del_sequence_and_cost),
 	KUNIT_CASE(xs2_del_clears_inten_and_flag),
 	KUNIT_CASE(xs1_del_clears_inten_and_flag),
+	KUNIT_CASE(xs2_stopped_event_leaves_e_clear),
+	KUNIT_CASE(xs1_stopped_event_leaves_e_clear),
+	KUNIT_CASE(xs2_stale_ccnt_flag_cleared),
 	KUNIT_CASE(xs2_all_counters_then_reset),
 	KUNIT_CASE(xs_map_events),
 	{}

@@ -69,6 +69,10 @@ int apmu_xscale_map_event(struct perf_event *event)
 	u64 config = attr->config;
 	int evt;
 
+	if (attr->config1 || attr->config2) {
+		dev_dbg(pmu->dev, "config1/config2 must be 0: XScale has no such fields\n");
+		return -EINVAL;
+	}
 	switch (attr->type) {
 	case PERF_TYPE_HARDWARE:
 		config &= PERF_HW_EVENT_MASK;
@@ -95,8 +99,7 @@ int apmu_xscale_map_event(struct perf_event *event)
 	}
 	return evt;
 raw:
-	if (config & ~0xffULL || config == APMU_XS_EVT_UNUSED || attr->config1 ||
-	    attr->config2) {
+	if (config & ~0xffULL || config == APMU_XS_EVT_UNUSED) {
 		dev_dbg(pmu->dev, "raw event %#llx: only config[7:0], not 0xff\n", config);
 		return -EINVAL;
 	}

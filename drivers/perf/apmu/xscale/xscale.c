@@ -21,7 +21,7 @@
  *  - "Power can be saved by selecting event 0xFF for any unused event counter ... When
  *    the performance monitor is not used at all (PMNC.E = 0x0), hardware ensures minimal
  *    power consumption": xs_disable() and xs_reset() select 0xFF for a counter that no
- *    event holds, and the core calls xs_start() only with a counter in use.
+ *    event holds, and xs_start() sets PMNC.E only while some counter runs.
  *  - A removed counter's interrupt enable and flag are cleared (xs_disable()), so a stale
  *    overflow cannot interrupt its next user; xs_reset() leaves nothing enabled or
  *    pending at load and unload.
@@ -188,18 +188,29 @@ static void xs_enable(struct perf_event *event)
 	u8 evt = event->hw.config_base;
 	u32 pmnc;
 
+	bool irq = event->hw.flags & APMU_HWF_IRQ;
+
 	if (xs->v2) {
 		if (idx != APMU_XS_IDX_CCNT)
 			xscale2_write_evtsel(xs2_evtsel(idx, evt));
-		xscale2_write_inten(xscale2_read_inten() | BIT(idx));
+		/*
+		 * CCNT counts whenever PMNC.E is set, held or not: a wrap while no event
+		 * held it left its flag set, which would interrupt at once.
+		 */
+		else if (irq)
+			xscale2_write_flag(BIT(idx));
+		if (irq)
+			xscale2_write_inten(xscale2_read_inten() | BIT(idx));
 		return;
 	}
-	pmnc = xs1_pmnc_keep(xscale1_read_pmnc(), 0);
+	/* the same stale CCNT flag, cleared in the same write */
+	pmnc = xs1_pmnc_keep(xscale1_read_pmnc(), idx == APMU_XS_IDX_CCNT ? BIT(idx) : 0);
 	if (idx != APMU_XS_IDX_CCNT) {
 		pmnc &= ~xs1_evt_field[idx - 1];
 		pmnc |= (u32)evt << xs1_evt_shift[idx - 1];
 	}
-	pmnc |= FIELD_PREP(APMU_XS1_PMNC_INTEN, xs1_field(BIT(idx)));
+	if (irq)
+		pmnc |= FIELD_PREP(APMU_XS1_PMNC_INTEN, xs1_field(BIT(idx)));
 	xscale1_write_pmnc(pmnc);
 }
 
@@ -227,15 +238,25 @@ static void xs_disable(struct perf_event *event)
 	xscale1_write_pmnc(pmnc);
 }
 
-/* PMNC.E on; the core calls it only with a counter in use */
+/*
+ * PMNC.E on, when some counter runs. The core calls this with a counter held, but the
+ * events holding them may all be stopped (throttled, or stopped inside perf's bracket):
+ * then their interrupts are off (xs_disable()), and "when the performance monitor is
+ * not used at all (PMNC.E = 0x0), hardware ensures minimal power consumption".
+ */
 static void xs_start(struct apmu_pmu *pmu)
 {
 	struct apmu_xscale *xs = container_of(pmu, struct apmu_xscale, pmu);
+	u32 pmnc;
 
-	if (xs->v2)
-		xscale2_write_pmnc(APMU_XS_PMNC_E);
-	else
-		xscale1_write_pmnc(xs1_pmnc_keep(xscale1_read_pmnc(), 0) | APMU_XS_PMNC_E);
+	if (xs->v2) {
+		if (xscale2_read_inten())
+			xscale2_write_pmnc(APMU_XS_PMNC_E);
+		return;
+	}
+	pmnc = xscale1_read_pmnc();
+	if (pmnc & APMU_XS1_PMNC_INTEN)
+		xscale1_write_pmnc(xs1_pmnc_keep(pmnc, 0) | APMU_XS_PMNC_E);
 }
 
 /* PMNC.E off: every counter stops (the selects may change after it) */
