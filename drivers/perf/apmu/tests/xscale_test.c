@@ -333,15 +333,17 @@ static void xs2_all_counters_then_reset(struct kunit *test)
 	struct perf_event *ev[6];
 	int i;
 
+	/* allocated first: GFP_KERNEL may sleep, not with preemption off */
+	for (i = 0; i < 4; i++)
+		ev[i] = xs_event(test, t, APMU_XS_EVT_ICACHE_MISS + i);
+	ev[4] = xs_event(test, t, APMU_XS_EVT_CCNT);
+	ev[5] = xs_event(test, t, APMU_XS_EVT_BRANCH);
 	preempt_disable();
 	for (i = 0; i < 4; i++) {
-		ev[i] = xs_event(test, t, APMU_XS_EVT_ICACHE_MISS + i);
 		xs_add(test, t, ev[i]);
 		KUNIT_EXPECT_EQ(test, ev[i]->hw.idx, APMU_XS_IDX_PMN(i));
 	}
-	ev[4] = xs_event(test, t, APMU_XS_EVT_CCNT);
 	xs_add(test, t, ev[4]);
-	ev[5] = xs_event(test, t, APMU_XS_EVT_BRANCH);
 	t->xs.pmu.pmu.pmu_disable(&t->xs.pmu.pmu);
 	KUNIT_EXPECT_EQ(test, t->xs.pmu.pmu.add(ev[5], PERF_EF_START), -EAGAIN);
 	t->xs.pmu.pmu.pmu_enable(&t->xs.pmu.pmu);
