@@ -68,5 +68,6 @@
 #define APMU_PMUVER_V3P4	0x5
 #define APMU_PMUVER_V3P5	0x6
 #define APMU_PMUVER_IMP_DEF	0xf
+#define APMU_PERFMON_V3		0x3	/* ID_DFR0.PerfMon: PMUv3 */
 
 #endif /* __APMU_PMUV3_REGS_H */

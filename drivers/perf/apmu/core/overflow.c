@@ -38,9 +38,14 @@ static void apmu_overflow_lookup(void)
 	apmu_took = perf_sample_event_took;
 }
 #elif IS_ENABLED(CONFIG_KPROBES)
+/*
+ * The probe is registered disabled: its address is resolved, but it is never armed, so
+ * no kernel text is patched. Arming patches text under stop_machine(), which hangs QEMU
+ * 7.2's 32-bit Arm virt machine (Documentation/admin-guide/perf/apmu.rst, "32-bit Arm").
+ */
 static void *apmu_lookup(const char *name)
 {
-	struct kprobe kp = { .symbol_name = name };
+	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
 	void *addr;
 
 	if (register_kprobe(&kp) < 0)

@@ -21,6 +21,9 @@
 
 #include <apmu/pmuv3_regs.h>	/* and <linux/perf/arm_pmuv3.h> from 6.4 */
 
+/* The AArch64 view of PMUv3: none of arch_arm.h's AArch32 rules apply */
+#define APMU_PMUV3_AARCH32	0
+
 #ifndef PMEVN_SWITCH
 /*
  * Before 6.4 (no <linux/perf/arm_pmuv3.h>, whose PMEVN_SWITCH() <asm/arm_pmuv3.h> uses)

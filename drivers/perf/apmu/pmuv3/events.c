@@ -250,7 +250,8 @@ static int apmu_event_threshold(struct apmu_pmuv3 *pv, struct perf_event *event,
  *
  * Adds the exclusion filters and the threshold fields to hw.config_base. rdpmc: user
  * space reads one counter of its own task, so a CHAIN pair (two reads that can tear)
- * cannot serve it; the cycle counter and long event counters can.
+ * cannot serve it; the cycle counter and long event counters can. A backend without
+ * &apmu_pmu_ops.user_access (PMUv3 from AArch32) refuses rdpmc.
  * Return: 0, or the errno of what cannot be honoured.
  */
 int apmu_pmuv3_set_filter(struct perf_event *event)
@@ -270,6 +271,10 @@ int apmu_pmuv3_set_filter(struct perf_event *event)
 	hwc->config_base |= filt | th;
 
 	if (ATTR_CFG_GET_FLD(&event->attr, rdpmc)) {
+		if (!pv->pmu.ops->user_access) {
+			dev_dbg(dev, "rdpmc: no EL0 counter reads here (32-bit Arm has none)\n");
+			return -EOPNOTSUPP;
+		}
 		if (!(event->attach_state & PERF_ATTACH_TASK)) {
 			dev_dbg(dev, "rdpmc needs a task event, not a CPU-wide one\n");
 			return -EINVAL;

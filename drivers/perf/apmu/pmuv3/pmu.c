@@ -28,6 +28,6 @@ struct apmu_pmu *apmu_pmuv3_alloc(struct device *dev)
 	pv->allow_lp = long_counters;
 	pv->pmu.ops = &apmu_pmuv3_ops;
 	pv->pmu.attr_groups = apmu_pmuv3_attr_groups;
-	pv->pmu.nr_idx = APMU_NR_IDX;
+	pv->pmu.nr_idx = APMU_PMUV3_NR_IDX;
 	return &pv->pmu;
 }

@@ -2,23 +2,26 @@
 /*
  * apmu: the PMUv3 backend's counter logic. Every function acts on the calling CPU's
  * registers through the inline accessors of <asm/arm_pmuv3.h> (read_pmcr(),
- * write_pmevtypern(), ...), the same names on AArch64 and AArch32.
+ * write_pmevtypern(), ...), the same names on AArch64 and AArch32. APMU_PMUV3_AARCH32
+ * (from the accessor header) selects the AArch32 rules: 32-bit PMCCNTR and event
+ * counters, PMUv3 from ID_DFR0.PerfMon 3, no thresholds and no EL0 reads.
  *
  * The KUnit module compiles this file a second time, against its register model
  * (tests/pmuv3_model_access.h, which provides the accessors and APMU_PMUV3_ACCESSORS),
  * as apmu_pmuv3_model_ops: apmu.ko holds no model code and no dispatch per register.
  */
-#include <linux/bitfield.h>
-#include <linux/bitops.h>
-#include <linux/perf/arm_pmu.h>
-
+/* the accessors first: arch_arm.h must precede <asm/arm_pmuv3.h> */
 #ifndef APMU_PMUV3_ACCESSORS
 #ifdef CONFIG_ARM64
 #include "arch_arm64.h"
 #else
-#error "apmu: the PMUv3 backend has register accessors for arm64 only so far"
+#include "arch_arm.h"
 #endif
 #endif
+
+#include <linux/bitfield.h>
+#include <linux/bitops.h>
+#include <linux/perf/arm_pmu.h>
 
 #include "pmuv3.h"
 
@@ -29,6 +32,17 @@
 /* pmuv3_pick_idx() flags */
 #define APMU_GET_CHAIN		BIT(0)	/* a CHAIN pair for a 64-bit count */
 #define APMU_GET_USER		BIT(1)	/* read from EL0: never PMICNTR */
+
+/*
+ * A PMUv3 of any revision: not 0 (none) or 0xf (IMPLEMENTATION DEFINED); from AArch32,
+ * not ID_DFR0.PerfMon 1 or 2 either (PMUv1, PMUv2: ARMv7's, another programming model).
+ */
+static bool pmuv3_version_ok(unsigned int pmuver)
+{
+	if (pmuver == APMU_PMUVER_NI || pmuver == APMU_PMUVER_IMP_DEF)
+		return false;
+	return !APMU_PMUV3_AARCH32 || pmuver >= APMU_PERFMON_V3;
+}
 
 /**
  * pmuv3_probe() - discover the PMU on the calling CPU
@@ -43,27 +57,35 @@ static int pmuv3_probe(struct apmu_pmu *pmu)
 	u64 ceid0, ceid1;
 
 	pv->pmuver = read_pmuver();
-	if (pv->pmuver == APMU_PMUVER_NI || pv->pmuver == APMU_PMUVER_IMP_DEF) {
-		dev_err(pmu->dev, "no PMUv3 (ID_AA64DFR0_EL1.PMUVer=%u)\n", pv->pmuver);
+	if (!pmuv3_version_ok(pv->pmuver)) {
+		dev_err(pmu->dev, "no PMUv3 (%s=%u)\n",
+			APMU_PMUV3_AARCH32 ? "ID_DFR0.PerfMon" : "ID_AA64DFR0_EL1.PMUVer",
+			pv->pmuver);
 		return -ENODEV;
 	}
 	pmu->num_counters = FIELD_GET(APMU_PMCR_N, read_pmcr());
 	if (pmu->num_counters > APMU_MAX_EVCNT)
 		pmu->num_counters = APMU_MAX_EVCNT;
-	/* PMCR_EL0.LP exists from PMUv3p5: event counters then overflow at 64 bits */
-	pv->long_evcnt = pv->pmuver >= APMU_PMUVER_V3P5 && pv->allow_lp;
-	/* PMCCNTR always overflows at 64 bits (LC); event counters where LP allows */
-	pv->pmcr = ARMV8_PMU_PMCR_LC | (pv->long_evcnt ? ARMV8_PMU_PMCR_LP : 0);
+	/* PMCR.LP exists from PMUv3p5: event counters then overflow at 64 bits */
+	pv->long_evcnt = !APMU_PMUV3_AARCH32 && pv->pmuver >= APMU_PMUVER_V3P5 &&
+			 pv->allow_lp;
+	/* PMCCNTR overflows at 64 bits with PMCR.LC; 32-bit from AArch32 (arch_arm.h) */
+	pv->long_ccnt = !APMU_PMUV3_AARCH32;
+	pv->pmcr = (pv->long_ccnt ? ARMV8_PMU_PMCR_LC : 0) |
+		   (pv->long_evcnt ? ARMV8_PMU_PMCR_LP : 0);
 	pv->has_icntr = pmuv3_has_icntr();
 	pv->cnt_mask = GENMASK_ULL(pmu->num_counters, 0) >> 1 | APMU_CNT_BIT_C;
 	if (pv->has_icntr)
 		pv->cnt_mask |= APMU_CNT_BIT_F0;
-	/* MIDR implementer 0: a software model (QEMU); see pmuv3_start() */
+	/* QEMU's PMU (MIDR implementer 0; 32-bit Arm: arch_arm.h); see pmuv3_start() */
 	pv->irq_resync = apmu_pmuv3_soft_model();
-	/* PMMIR_EL1 exists from PMUv3p4 (PMUVer 5) */
+	/* PMMIR exists from PMUv3p4 (PMUVer and PerfMon 5) */
 	pv->pmmir = 0;
 	if (pv->pmuver >= APMU_PMUVER_V3P4)
 		pv->pmmir = lower_32_bits(read_pmmir());
+	/* AArch32 PMEVTYPER<n> has no TH/TC bits to write a threshold to, as in-tree */
+	if (APMU_PMUV3_AARCH32)
+		pv->pmmir &= ~APMU_PMMIR_THWIDTH;
 
 	/*
 	 * PMCEID0/1_EL0 bits [31:0] describe events 0x00-0x3f, bits [63:32] (PMUv3p1) the
@@ -195,14 +217,16 @@ static int pmuv3_pick_idx(struct apmu_pmuv3 *pv, unsigned long *used, u64 evtype
  * @idx: counter index
  * @chained: @idx is the high half of a CHAIN pair
  *
- * PMCCNTR does with PMCR.LC (always set by apmu), PMICNTR always, a CHAIN pair as a whole,
- * and event counters with PMCR.LP, which exists from PMUv3p5.
+ * PMCCNTR does with PMCR.LC (set by apmu except from AArch32), PMICNTR always, a CHAIN
+ * pair as a whole, and event counters with PMCR.LP, which exists from PMUv3p5.
  *
  * Return: true for a 64-bit counter.
  */
 static bool pmuv3_counter_is_64bit(struct apmu_pmuv3 *pv, int idx, bool chained)
 {
-	return idx >= APMU_IDX_CYCLE || chained || pv->long_evcnt;
+	if (idx == APMU_IDX_CYCLE)
+		return pv->long_ccnt;
+	return idx == APMU_IDX_INSTR || chained || pv->long_evcnt;
 }
 
 static int pmuv3_get_idx(unsigned long *used, struct perf_event *event,
@@ -423,7 +447,7 @@ static unsigned long pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned l
 	u64 ovs = read_pmovsclr() & to_pmuv3(&pmu->pmu)->cnt_mask;
 	u64 mine = 0;
 
-	bitmap_to_arr64(&mine, used, APMU_NR_IDX);
+	bitmap_to_arr64(&mine, used, APMU_PMUV3_NR_IDX);
 	ovs &= mine;
 	if (ovs)
 		write_pmovsclr(ovs);
@@ -445,9 +469,9 @@ static void pmuv3_user_access(struct apmu_pmu *pmu, const unsigned long *used, b
 		write_pmuserenr(0);
 		return;
 	}
-	bitmap_to_arr64(&mine, used, APMU_NR_IDX);
+	bitmap_to_arr64(&mine, used, APMU_PMUV3_NR_IDX);
 	unused = pv->cnt_mask & ~mine & ~APMU_CNT_BIT_F0;
-	for_each_set_bit(idx, &unused, APMU_NR_IDX)
+	for_each_set_bit(idx, &unused, APMU_PMUV3_NR_IDX)
 		pmuv3_write(idx, false, 0);
 	if (grant)
 		write_pmuserenr(ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR);
@@ -468,5 +492,6 @@ const struct apmu_pmu_ops APMU_PMUV3_OPS = {
 	.take_overflows	= pmuv3_take_overflows,
 	.reset		= pmuv3_reset,
 	.quiesce	= pmuv3_quiesce,
-	.user_access	= pmuv3_user_access,
+	/* none from AArch32: the core then never grants EL0 access, set_filter() refuses rdpmc */
+	.user_access	= APMU_PMUV3_AARCH32 ? NULL : pmuv3_user_access,
 };

@@ -17,13 +17,17 @@
 /**
  * struct apmu_pmuv3 - a PMUv3 instance
  * @pmu: the core's instance; first, so an event's pmu is this structure
- * @pmuver: ID_AA64DFR0_EL1.PMUVer
+ * @pmuver: ID_AA64DFR0_EL1.PMUVer (AArch32: ID_DFR0.PerfMon, the same values from
+ *	    PMUv3p1; PMUv3 is 1 there, 3 here)
  * @allow_lp: use PMCR_EL0.LP where implemented (the long_counters parameter)
- * @long_evcnt: event counters are 64-bit (PMUv3p5, PMCR_EL0.LP set)
- * @pmcr: the PMCR_EL0 value for every CPU of this PMU, with E clear (LC, and LP when
- *	  @long_evcnt); the same on all of them, so it is set once at probe
+ * @long_evcnt: event counters are 64-bit (PMUv3p5, PMCR_EL0.LP set; never from AArch32)
+ * @long_ccnt: PMCCNTR is 64-bit (PMCR_EL0.LC set; not from AArch32, see arch_arm.h)
+ * @pmcr: the PMCR_EL0 value for every CPU of this PMU, with E clear (LC when
+ *	  @long_ccnt, LP when @long_evcnt); the same on all of them, so it is set once at
+ *	  probe
  * @has_icntr: the instruction counter PMICNTR_EL0 exists (FEAT_PMUv3_ICNTR)
- * @pmmir: PMMIR_EL1 (slots, bus, threshold width), 0 before PMUv3p4
+ * @pmmir: PMMIR_EL1 (slots, bus, threshold width), 0 before PMUv3p4; THWIDTH 0 from
+ *	   AArch32 (no threshold fields)
  * @cnt_mask: counter indexes that exist: P<N-1:0>, C and, with @has_icntr, F0
  * @pmceid: PMCEID0/1 as one bitmap: bits 0-63 common events 0x0-0x3f,
  *	    bits 64-127 the 0x4000-0x403f range
@@ -35,6 +39,7 @@ struct apmu_pmuv3 {
 	unsigned int pmuver;
 	bool allow_lp;
 	bool long_evcnt;
+	bool long_ccnt;
 	u64 pmcr;
 	bool has_icntr;
 	u32 pmmir;
@@ -47,6 +52,16 @@ static inline struct apmu_pmuv3 *to_pmuv3(struct pmu *pmu)
 {
 	return container_of(pmu, struct apmu_pmuv3, pmu.pmu);
 }
+
+/*
+ * The counter indexes a PMUv3 instance uses: up to F0 (32), which takes a 64-bit long;
+ * up to C (31) on 32-bit Arm, where AArch32 has no PMICNTR.
+ */
+#if BITS_PER_LONG > APMU_IDX_INSTR
+#define APMU_PMUV3_NR_IDX	APMU_NR_IDX
+#else
+#define APMU_PMUV3_NR_IDX	(APMU_IDX_CYCLE + 1)
+#endif
 
 /* The event occupies a CHAIN pair: hw.idx (odd, the high half) and hw.idx - 1 */
 #define APMU_HWF_CHAIN		BIT(12)

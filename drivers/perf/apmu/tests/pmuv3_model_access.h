@@ -16,6 +16,9 @@
 
 #include "pmuv3_model.h"
 
+/* The model is an AArch64 PMU (ID_AA64DFR0_EL1.PMUVer); see pmuv3/arch_arm.h for AArch32 */
+#define APMU_PMUV3_AARCH32	0
+
 static inline u64 read_pmcr(void)
 {
 	return apmu_model_read(APMU_R_PMCR, 0);
