@@ -92,18 +92,51 @@ static void ring_scan(void *base, uint64_t period, struct ring_stats *st)
 	}
 }
 
+#define SAMPLE_RATE	"/proc/sys/kernel/perf_event_max_sample_rate"
+#define TIME_PCT	"/proc/sys/kernel/perf_cpu_time_max_percent"
+#define DEFAULT_RATE	"100000"	/* perf's DEFAULT_MAX_SAMPLE_RATE */
+
 FIXTURE(sampling) {
 	struct apmu_pmu_info pmu;
 	int fd;
 	void *ring;
+	char rate[24];		/* perf_event_max_sample_rate to put back, if changed */
+	char time_pct[16];	/* perf_cpu_time_max_percent to put back, if changed */
 };
+
+/*
+ * perf lowers kernel.perf_event_max_sample_rate, for good, when an overflow handler took
+ * longer than perf_cpu_time_max_percent allows on average (perf_sample_event_took(): "perf:
+ * interrupt took too long"); under QEMU any earlier sampling test can leave it lowered.
+ * The exact-count tests here then see throttling, and frequency_mode's 4000 Hz may be
+ * refused: as root, put perf's default limit back and hold it still (a CPU-time limit of
+ * 0 stops the lowering; the rate can only be written while that limit is on), and put
+ * both back afterwards. Throttling itself is tested in apmu_pmu and check-in-vm.sh.
+ */
+static void hold_sample_rate(FIXTURE_DATA(sampling) *self)
+{
+	int pct;
+
+	if (geteuid() || apmu_read_file(TIME_PCT, self->time_pct, sizeof(self->time_pct)) ||
+	    apmu_read_file(SAMPLE_RATE, self->rate, sizeof(self->rate))) {
+		self->rate[0] = self->time_pct[0] = '\0';
+		return;
+	}
+	pct = atoi(self->time_pct);
+	if (pct == 0 || pct == 100 || apmu_write_file(SAMPLE_RATE, DEFAULT_RATE))
+		self->rate[0] = '\0';
+	if (apmu_write_file(TIME_PCT, "0"))
+		self->time_pct[0] = '\0';
+}
 
 FIXTURE_SETUP(sampling)
 {
 	self->fd = -1;
 	self->ring = NULL;
+	self->rate[0] = self->time_pct[0] = '\0';
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
+	hold_sample_rate(self);
 }
 
 FIXTURE_TEARDOWN(sampling)
@@ -112,6 +145,11 @@ FIXTURE_TEARDOWN(sampling)
 		munmap(self->ring, (RING_PAGES + 1) * getpagesize());
 	if (self->fd >= 0)
 		close(self->fd);
+	/* the CPU-time limit first: the rate can only be written while it is on */
+	if (self->time_pct[0])
+		apmu_write_file(TIME_PCT, self->time_pct);
+	if (self->rate[0])
+		apmu_write_file(SAMPLE_RATE, self->rate);
 }
 
 static void open_sampling(struct __test_metadata *_metadata, FIXTURE_DATA(sampling) *self,
