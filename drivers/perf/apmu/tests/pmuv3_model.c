@@ -32,6 +32,10 @@ static const char * const reg_names[] = {
 	[APMU_R_PMMIR] = "PMMIR_EL1",
 	[APMU_R_DFR0] = "ID_AA64DFR0_EL1",
 	[APMU_R_DFR1] = "ID_AA64DFR1_EL1",
+	[APMU_R_PMCCNTR32] = "PMCCNTR (32-bit, c9, c13, 0)",
+	[APMU_R_PMCEID2] = "PMCEID2",
+	[APMU_R_PMCEID3] = "PMCEID3",
+	[APMU_R_ID_DFR0] = "ID_DFR0",
 };
 
 static const char *reg_name(enum apmu_reg reg)
@@ -43,6 +47,18 @@ static const char *reg_name(enum apmu_reg reg)
 void apmu_model_init(struct apmu_model *m, unsigned int n, unsigned int pmuver)
 {
 	*m = (struct apmu_model) { .n = n, .pmuver = pmuver, .rr_pair = -1 };
+}
+
+/**
+ * apmu_model_init_aarch32() - a model seen from AArch32 state (see pmuv3_model.h)
+ * @m: model
+ * @n: implemented event counters (PMCR.N)
+ * @perfmon: ID_DFR0.PerfMon
+ */
+void apmu_model_init_aarch32(struct apmu_model *m, unsigned int n, unsigned int perfmon)
+{
+	apmu_model_init(m, n, perfmon);
+	m->aarch32 = true;
 }
 
 void apmu_model_select(struct apmu_model *m)
@@ -107,6 +123,66 @@ static bool model_reread_runaway(struct apmu_model *m, unsigned int n)
 	return true;
 }
 
+/*
+ * AArch32: ID_DFR0.PerfMon says no PMUv3 (0 none, 1/2 PMUv1/v2, 0xf IMPLEMENTATION
+ * DEFINED). The driver must then refuse the PMU on ID_DFR0 alone and touch nothing else.
+ */
+static bool model_a32_no_pmuv3(struct apmu_model *m, enum apmu_reg reg, unsigned int n,
+			       bool write)
+{
+	if (!m->aarch32 || reg == APMU_R_ID_DFR0 ||
+	    (m->pmuver >= APMU_PERFMON_V3 && m->pmuver != APMU_PMUVER_IMP_DEF))
+		return false;
+	m->undef++;
+	model_fail(m, "%s of %s, n=%u, with ID_DFR0.PerfMon %#x: not a PMUv3",
+		   write ? "write" : "read", reg_name(reg), n, m->pmuver);
+	return true;
+}
+
+/*
+ * AArch32: which registers have no AArch32 encoding (UNDEFINED), and which are
+ * AArch32-only (the AArch64 model does not have them).
+ */
+static bool model_reg_exists(const struct apmu_model *m, enum apmu_reg reg)
+{
+	switch (reg) {
+	case APMU_R_PMICNTR:
+	case APMU_R_PMICFILTR:
+	case APMU_R_DFR0:
+	case APMU_R_DFR1:
+		return !m->aarch32;
+	case APMU_R_PMCCNTR32:
+	case APMU_R_PMCEID2:
+	case APMU_R_PMCEID3:
+	case APMU_R_ID_DFR0:
+		return m->aarch32;
+	default:
+		return true;
+	}
+}
+
+/*
+ * AArch32: a write to a 32-bit register with bits [63:32] set asks for a field that the
+ * AArch32 register does not have (PMEVTYPER<n>.TH/TC, F0 of the counter bitmaps).
+ * PMCCNTR through MCRR is the one 64-bit register.
+ */
+static bool model_a32_too_wide(struct apmu_model *m, enum apmu_reg reg, unsigned int n,
+			       u64 val)
+{
+	if (!m->aarch32 || reg == APMU_R_PMCCNTR || !upper_32_bits(val))
+		return false;
+	m->undef++;
+	model_fail(m, "write of %#llx to %s, n=%u: bits [63:32] do not exist in AArch32",
+		   val, reg_name(reg), n);
+	return true;
+}
+
+/* FEAT_PMUv3p1 (PMUVer and PerfMon 4 and later, not 0xf): PMCEID2/3, 16-bit evtCount */
+static bool model_v3p1(const struct apmu_model *m)
+{
+	return m->pmuver >= APMU_MODEL_PMUVER_V3P1 && m->pmuver != APMU_PMUVER_IMP_DEF;
+}
+
 static u64 valid_bits(const struct apmu_model *m)
 {
 	u64 v = GENMASK_ULL(m->n, 0) >> 1 | APMU_CNT_BIT_C;
@@ -137,8 +213,7 @@ static bool model_lp(const struct apmu_model *m)
 /* The PMEVTYPER<n> bits that hold a value: filters and evtCount */
 static u64 evtyper_bits(const struct apmu_model *m)
 {
-	u64 evt = m->pmuver >= APMU_MODEL_PMUVER_V3P1 && m->pmuver != APMU_PMUVER_IMP_DEF ?
-		  GENMASK(15, 0) : GENMASK(9, 0);
+	u64 evt = model_v3p1(m) ? GENMASK(15, 0) : GENMASK(9, 0);
 
 	return APMU_FILT_MASK | evt;
 }
@@ -151,12 +226,9 @@ static bool ev_ok(struct apmu_model *m, enum apmu_reg reg, unsigned int n, bool 
 	return false;
 }
 
-/* A register read on the model selected (apmu_model_select()) */
-u64 apmu_model_read(enum apmu_reg reg, unsigned int n)
+/* A register read, the AArch64 view or the 64-bit value behind an AArch32 register */
+static u64 model_read(struct apmu_model *m, enum apmu_reg reg, unsigned int n)
 {
-	struct apmu_model *m = cur;
-
-	m->reads++;
 	switch (reg) {
 	case APMU_R_PMCR:
 		return m->pmcr | FIELD_PREP(APMU_PMCR_N, m->n);
@@ -172,6 +244,7 @@ u64 apmu_model_read(enum apmu_reg reg, unsigned int n)
 	case APMU_R_PMUSERENR:
 		return m->userenr;
 	case APMU_R_PMCCNTR:
+	case APMU_R_PMCCNTR32:
 		return m->ccntr;
 	case APMU_R_PMCCFILTR:
 		return m->ccfiltr;
@@ -193,18 +266,47 @@ u64 apmu_model_read(enum apmu_reg reg, unsigned int n)
 		return m->ceid0;
 	case APMU_R_PMCEID1:
 		return m->ceid1;
+	/* AArch32 PMCEID2/3: PMCEID0/1_EL0[63:32], from PMUv3p1 */
+	case APMU_R_PMCEID2:
+		if (!model_v3p1(m))
+			break;
+		return upper_32_bits(m->ceid0);
+	case APMU_R_PMCEID3:
+		if (!model_v3p1(m))
+			break;
+		return upper_32_bits(m->ceid1);
 	case APMU_R_PMMIR:
-		/* PMMIR_EL1 exists from PMUv3p4 (FEAT_PMUv3p4) */
+		/* PMMIR_EL1 (and AArch32 PMMIR) exists from PMUv3p4 (FEAT_PMUv3p4) */
 		if (m->pmuver < APMU_PMUVER_V3P4 || m->pmuver == APMU_PMUVER_IMP_DEF)
 			break;
-		return 0;
+		return m->pmmir;
 	case APMU_R_DFR0:
 		return FIELD_PREP(APMU_DFR0_PMUVER, m->pmuver);
 	case APMU_R_DFR1:
 		return m->icntr ? FIELD_PREP(APMU_DFR1_PMICNTR, 1) : 0;
+	case APMU_R_ID_DFR0:
+		return FIELD_PREP(APMU_MODEL_ID_DFR0_PERFMON, m->pmuver);
 	}
 	model_undef(m, reg, n, false);
 	return 0;
+}
+
+/* A register read on the model selected (apmu_model_select()) */
+u64 apmu_model_read(enum apmu_reg reg, unsigned int n)
+{
+	struct apmu_model *m = cur;
+	u64 val;
+
+	m->reads++;
+	if (model_a32_no_pmuv3(m, reg, n, false))
+		return 0;
+	if (!model_reg_exists(m, reg)) {
+		model_undef(m, reg, n, false);
+		return 0;
+	}
+	val = model_read(m, reg, n);
+	/* AArch32: 32-bit registers; PMCCNTR's 64-bit encoding is the exception */
+	return m->aarch32 && reg != APMU_R_PMCCNTR ? lower_32_bits(val) : val;
 }
 
 /* A register write on the model selected */
@@ -216,6 +318,12 @@ void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val)
 
 	m->writes++;
 	model_changed(m);
+	if (model_a32_no_pmuv3(m, reg, n, true) || model_a32_too_wide(m, reg, n, val))
+		return;
+	if (!model_reg_exists(m, reg)) {
+		model_undef(m, reg, n, true);
+		return;
+	}
 	switch (reg) {
 	case APMU_R_PMCR:
 		/* P and C act on write and read as zero, and leave the overflow flags alone */
@@ -252,9 +360,15 @@ void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val)
 	case APMU_R_PMUSERENR:
 		m->userenr = val & (ARMV8_PMU_USERENR_EN | ARMV8_PMU_USERENR_SW |
 				    ARMV8_PMU_USERENR_CR | ARMV8_PMU_USERENR_ER);
+		if (m->userenr)
+			m->userenr_grants++;
 		return;
 	case APMU_R_PMCCNTR:
 		m->ccntr = val;
+		return;
+	case APMU_R_PMCCNTR32:
+		/* MCR p15, 0, <Rt>, c9, c13, 0: bits [31:0]; bits [63:32] are not modified */
+		m->ccntr = (m->ccntr & GENMASK_ULL(63, 32)) | lower_32_bits(val);
 		return;
 	case APMU_R_PMCCFILTR:
 		m->ccfiltr = val & APMU_FILT_MASK;	/* evtCount is RES0 in PMCCFILTR */
@@ -270,8 +384,12 @@ void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val)
 		m->icfiltr = val & APMU_FILT_MASK;
 		return;
 	case APMU_R_PMEVCNTR:
-		if (ev_ok(m, reg, n, true))
-			m->evcntr[n] = val & evcnt_width_mask(m);
+		if (!ev_ok(m, reg, n, true))
+			return;
+		/* AArch32 PMEVCNTR<n>: bits [31:0]; from PMUv3p5, [63:32] are left unchanged */
+		if (m->aarch32)
+			val |= m->evcntr[n] & GENMASK_ULL(63, 32);
+		m->evcntr[n] = val & evcnt_width_mask(m);
 		return;
 	case APMU_R_PMEVTYPER:
 		if (ev_ok(m, reg, n, true))
@@ -279,9 +397,12 @@ void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val)
 		return;
 	case APMU_R_PMCEID0:
 	case APMU_R_PMCEID1:
+	case APMU_R_PMCEID2:
+	case APMU_R_PMCEID3:
 	case APMU_R_PMMIR:
 	case APMU_R_DFR0:
 	case APMU_R_DFR1:
+	case APMU_R_ID_DFR0:
 		break;	/* read-only: a write is UNDEFINED */
 	}
 	model_undef(m, reg, n, true);

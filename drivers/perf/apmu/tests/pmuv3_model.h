@@ -43,6 +43,33 @@
  *    from then on they return 0 until a register write, a count or a read of another
  *    pair, so a re-read loop that compares two reads exits instead of hanging the test.
  *
+ *
+ * The AArch32 view (@aarch32, apmu_model_init_aarch32()): the same PMU, reached through
+ * the AArch32 System registers of CP15 (Arm ARM, the AArch32 PMU register descriptions),
+ * for the backend compiled with APMU_PMUV3_AARCH32 = 1 (pmuv3_aarch32_test.c):
+ *
+ *  - ID_DFR0.PerfMon, bits [27:24], identifies the PMU, and @pmuver holds it: 0 none,
+ *    1 PMUv1 and 2 PMUv2 (ARMv7's), 3 PMUv3, from 4 (PMUv3p1) the values of
+ *    ID_AA64DFR0_EL1.PMUVer, 0xf IMPLEMENTATION DEFINED. When it is not a PMUv3 (0, 1, 2,
+ *    0xf), any access to another PMU register fails the test: the driver must refuse the
+ *    PMU from ID_DFR0 alone. The AArch64 ID registers (ID_AA64DFR0/1_EL1) do not exist.
+ *  - Every PMU register is 32 bits wide except PMCCNTR, which has a 64-bit encoding
+ *    (MRRC/MCRR p15, 0, <Rt>, <Rt2>, c9: all 64 bits) and a 32-bit one
+ *    (MRC/MCR p15, 0, <Rt>, c9, c13, 0: reads bits [31:0]; writes bits [31:0] and leaves
+ *    bits [63:32] unchanged). A write with any of bits [63:32] set to another register
+ *    (a PMEVTYPER<n> threshold field TH/TC, F0 at bit 32 of the counter bitmaps) is an
+ *    access to a field AArch32 lacks: the 32-bit accessors of 32-bit Arm would silently
+ *    drop those bits, so it counts as UNDEFINED (it writes nothing and fails the test).
+ *  - PMEVCNTR<n> is PMEVCNTR<n>_EL0[31:0]: from PMUv3p5 a read returns bits [31:0] of
+ *    the 64-bit counter and a write updates bits [31:0] and leaves bits [63:32] unchanged.
+ *    Counting, widths and overflow points are those of the AArch64 rules above (PMCR.LC
+ *    and LP are PMCR bits 6 and 7 in AArch32 too).
+ *  - PMCEID0/1 are PMCEID0/1_EL0[31:0]; PMCEID2/3 are their bits [63:32] (events
+ *    0x4000-0x403f) and exist from PMUv3p1, UNDEFINED before. PMMIR is PMMIR_EL1[31:0]
+ *    (with THWIDTH at [23:20]), from PMUv3p4.
+ *  - PMICNTR and PMICFILTR have no AArch32 encoding (FEAT_PMUv3_ICNTR is AArch64-only):
+ *    UNDEFINED.
+ *
  * Not modelled: exception-level filtering (every enabled counter counts every event given
  * to apmu_model_count()), PMCR.D (PMCCNTR counts every CPU_CYCLES) and X, MDCR_EL2.HPMN
  * and HLP (all counters are in the range PMCR_EL0 controls), SW_INCR, thresholds,
@@ -76,6 +103,11 @@
  * @APMU_R_PMMIR: PMMIR_EL1
  * @APMU_R_DFR0: ID_AA64DFR0_EL1, for PMUVer
  * @APMU_R_DFR1: ID_AA64DFR1_EL1, for PMICNTR
+ * @APMU_R_PMCCNTR32: AArch32 PMCCNTR through its 32-bit encoding
+ *		      (MRC/MCR p15, 0, <Rt>, c9, c13, 0): bits [31:0]
+ * @APMU_R_PMCEID2: AArch32 PMCEID2 (PMCEID0_EL0[63:32], PMUv3p1)
+ * @APMU_R_PMCEID3: AArch32 PMCEID3 (PMCEID1_EL0[63:32], PMUv3p1)
+ * @APMU_R_ID_DFR0: AArch32 ID_DFR0, for PerfMon (bits [27:24])
  */
 enum apmu_reg {
 	APMU_R_PMCR,
@@ -97,10 +129,17 @@ enum apmu_reg {
 	APMU_R_PMMIR,
 	APMU_R_DFR0,
 	APMU_R_DFR1,
+	APMU_R_PMCCNTR32,
+	APMU_R_PMCEID2,
+	APMU_R_PMCEID3,
+	APMU_R_ID_DFR0,
 };
 
 /* ID_AA64DFR0_EL1.PMUVer of FEAT_PMUv3p1 */
 #define APMU_MODEL_PMUVER_V3P1	0x4
+
+/* ID_DFR0.PerfMon, bits [27:24] (AArch32) */
+#define APMU_MODEL_ID_DFR0_PERFMON	GENMASK(27, 24)
 
 /* Consecutive reads of one counter pair, nothing changing, that count as a runaway loop */
 #define APMU_MODEL_REREAD_MAX	16
@@ -108,7 +147,8 @@ enum apmu_reg {
 /**
  * struct apmu_model - one CPU's PMUv3 registers
  * @n: implemented event counters (PMCR_EL0.N)
- * @pmuver: ID_AA64DFR0_EL1.PMUVer
+ * @pmuver: ID_AA64DFR0_EL1.PMUVer; with @aarch32, ID_DFR0.PerfMon
+ * @aarch32: the AArch32 view (see above): the driver runs in AArch32 state
  * @icntr: FEAT_PMUv3_ICNTR implemented
  * @pmcr: PMCR_EL0 bits other than N
  * @cnten: counter enables behind PMCNTENSET/CLR
@@ -123,6 +163,8 @@ enum apmu_reg {
  * @evtyper: PMEVTYPER<n>_EL0
  * @ceid0: PMCEID0_EL0
  * @ceid1: PMCEID1_EL0
+ * @pmmir: PMMIR_EL1 (read from PMUv3p4; bits [31:0] from AArch32)
+ * @userenr_grants: PMUSERENR writes that set any of EN, SW, CR, ER (EL0 access)
  * @undef: accesses that are UNDEFINED on hardware
  * @runaway: runaway re-read loops detected
  * @writes: register writes, all registers
@@ -136,6 +178,7 @@ enum apmu_reg {
 struct apmu_model {
 	unsigned int n;
 	unsigned int pmuver;
+	bool aarch32;
 	bool icntr;
 	u64 pmcr;
 	u64 cnten, inten, ovs;
@@ -145,6 +188,8 @@ struct apmu_model {
 	u64 evcntr[APMU_MAX_EVCNT];
 	u64 evtyper[APMU_MAX_EVCNT];
 	u64 ceid0, ceid1;
+	u32 pmmir;
+	unsigned int userenr_grants;
 	unsigned int undef;
 	unsigned int runaway;
 	unsigned int writes, reads;
@@ -155,6 +200,7 @@ struct apmu_model {
 };
 
 void apmu_model_init(struct apmu_model *m, unsigned int n, unsigned int pmuver);
+void apmu_model_init_aarch32(struct apmu_model *m, unsigned int n, unsigned int perfmon);
 void apmu_model_select(struct apmu_model *m);
 u64 apmu_model_read(enum apmu_reg reg, unsigned int n);
 void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val);
@@ -164,5 +210,7 @@ bool apmu_model_irq_pending(const struct apmu_model *m);
 /* The PMUv3 backend compiled against the model (pmuv3_test.c) */
 extern const struct apmu_pmu_ops apmu_pmuv3_model_ops;
 void apmu_model_pmu_init(struct apmu_pmuv3 *pv, bool allow_lp);
+/* ... and again with the AArch32 rules, over the model's AArch32 view */
+extern const struct apmu_pmu_ops apmu_pmuv3_a32_model_ops;
 
 #endif /* __APMU_PMUV3_MODEL_H */

@@ -5,6 +5,11 @@
  * apmu_model_select(). Included first by the file that compiles the backend for the
  * tests (pmuv3_test.c), it stands in for <asm/arm_pmuv3.h>, whose include guard it
  * takes; the backend then skips its own arch accessors (APMU_PMUV3_ACCESSORS).
+ *
+ * The file that defines APMU_PMUV3_AARCH32 to 1 before including this header
+ * (pmuv3_aarch32_test.c) gets the accessors of 32-bit Arm instead (pmuv3/arch_arm.h over
+ * <asm/arm_pmuv3.h> of arch/arm), on the model's AArch32 view (apmu_model_init_aarch32()):
+ * ID_DFR0.PerfMon, PMCCNTR through its 32-bit encoding, PMCEID2/3, 32-bit registers.
  */
 #ifndef __APMU_PMUV3_MODEL_ACCESS_H
 #define __APMU_PMUV3_MODEL_ACCESS_H
@@ -16,8 +21,154 @@
 
 #include "pmuv3_model.h"
 
-/* The model is an AArch64 PMU (ID_AA64DFR0_EL1.PMUVer); see pmuv3/arch_arm.h for AArch32 */
+/* By default the model is an AArch64 PMU (ID_AA64DFR0_EL1.PMUVer) */
+#ifndef APMU_PMUV3_AARCH32
 #define APMU_PMUV3_AARCH32	0
+#endif
+
+#if APMU_PMUV3_AARCH32
+/*
+ * AArch32, as pmuv3/arch_arm.h and arch/arm's <asm/arm_pmuv3.h> reach the registers. The
+ * value parameters are u64 where 32-bit Arm's are u32 or a 32-bit unsigned long: there
+ * the C conversion would silently drop bits [63:32] of a value the backend meant to write
+ * (a PMEVTYPER<n> threshold, F0), here they reach the model, which fails the test. Counter
+ * values are the exception: an MCR to PMEVCNTR<n> or to PMCCNTR's 32-bit encoding writes
+ * bits [31:0] by definition, and the backend relies on that, so they are cut here.
+ */
+static inline u64 read_pmcr(void)
+{
+	return apmu_model_read(APMU_R_PMCR, 0);
+}
+
+static inline void write_pmcr(u64 val)
+{
+	apmu_model_write(APMU_R_PMCR, 0, val);
+}
+
+static inline void write_pmcntenset(u64 val)
+{
+	apmu_model_write(APMU_R_PMCNTENSET, 0, val);
+}
+
+static inline void write_pmcntenclr(u64 val)
+{
+	apmu_model_write(APMU_R_PMCNTENCLR, 0, val);
+}
+
+static inline void write_pmintenset(u64 val)
+{
+	apmu_model_write(APMU_R_PMINTENSET, 0, val);
+}
+
+static inline void write_pmintenclr(u64 val)
+{
+	apmu_model_write(APMU_R_PMINTENCLR, 0, val);
+}
+
+/* PMOVSR (MRC/MCR p15, 0, <Rt>, c9, c12, 3), the W1C view */
+static inline u32 read_pmovsclr(void)
+{
+	return apmu_model_read(APMU_R_PMOVSCLR, 0);
+}
+
+static inline void write_pmovsclr(u64 val)
+{
+	apmu_model_write(APMU_R_PMOVSCLR, 0, val);
+}
+
+static inline void write_pmuserenr(u64 val)
+{
+	apmu_model_write(APMU_R_PMUSERENR, 0, val);
+}
+
+/* PMCCNTR through MRC/MCR p15, 0, <Rt>, c9, c13, 0, as pmuv3/arch_arm.h does */
+static inline u64 read_pmccntr(void)
+{
+	return apmu_model_read(APMU_R_PMCCNTR32, 0);
+}
+
+static inline void write_pmccntr(u64 val)
+{
+	apmu_model_write(APMU_R_PMCCNTR32, 0, lower_32_bits(val));
+}
+
+static inline void write_pmccfiltr(u64 val)
+{
+	apmu_model_write(APMU_R_PMCCFILTR, 0, val);
+}
+
+/*
+ * FEAT_PMUv3_ICNTR is AArch64-only: 32-bit Arm has empty stubs here, which the backend
+ * must never need. Any call reaches the model, where PMICNTR/PMICFILTR are UNDEFINED
+ * from AArch32 and fail the test.
+ */
+static inline u64 read_pmicntr(void)
+{
+	return apmu_model_read(APMU_R_PMICNTR, 0);
+}
+
+static inline void write_pmicntr(u64 val)
+{
+	apmu_model_write(APMU_R_PMICNTR, 0, val);
+}
+
+static inline void write_pmicfiltr(u64 val)
+{
+	apmu_model_write(APMU_R_PMICFILTR, 0, val);
+}
+
+static inline unsigned long read_pmevcntrn(int n)
+{
+	return apmu_model_read(APMU_R_PMEVCNTR, n);
+}
+
+static inline void write_pmevcntrn(int n, u64 val)
+{
+	apmu_model_write(APMU_R_PMEVCNTR, n, lower_32_bits(val));
+}
+
+static inline void write_pmevtypern(int n, u64 val)
+{
+	apmu_model_write(APMU_R_PMEVTYPER, n, val);
+}
+
+/* ID_DFR0.PerfMon, bits [27:24] (arch/arm's read_pmuver()) */
+static inline u32 read_pmuver(void)
+{
+	return FIELD_GET(APMU_MODEL_ID_DFR0_PERFMON, apmu_model_read(APMU_R_ID_DFR0, 0));
+}
+
+/* PMCEID0, and PMCEID2 as bits [63:32] from PMUv3p1, as arch/arm's read_pmceid0() */
+static inline u64 read_pmceid0(void)
+{
+	u64 val = apmu_model_read(APMU_R_PMCEID0, 0);
+
+	if (read_pmuver() >= APMU_MODEL_PMUVER_V3P1)
+		val |= apmu_model_read(APMU_R_PMCEID2, 0) << 32;
+	return val;
+}
+
+static inline u64 read_pmceid1(void)
+{
+	u64 val = apmu_model_read(APMU_R_PMCEID1, 0);
+
+	if (read_pmuver() >= APMU_MODEL_PMUVER_V3P1)
+		val |= apmu_model_read(APMU_R_PMCEID3, 0) << 32;
+	return val;
+}
+
+static inline unsigned long read_pmmir(void)
+{
+	return apmu_model_read(APMU_R_PMMIR, 0);
+}
+
+/* No AArch32 ID field for FEAT_PMUv3_ICNTR: false, without a register access */
+static inline bool pmuv3_has_icntr(void)
+{
+	return false;
+}
+
+#else /* !APMU_PMUV3_AARCH32 */
 
 static inline u64 read_pmcr(void)
 {
@@ -133,6 +284,7 @@ static inline bool pmuv3_has_icntr(void)
 {
 	return FIELD_GET(APMU_DFR1_PMICNTR, apmu_model_read(APMU_R_DFR1, 0)) != 0;
 }
+#endif /* APMU_PMUV3_AARCH32 */
 
 /* The model is no software model in the sense of QEMU's missed interrupt updates */
 static inline bool apmu_pmuv3_soft_model(void)
