@@ -124,7 +124,7 @@ python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	kunit:apmu_kunit kunit:ktap lifecycle kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
 	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample kselftest:apmu_amu \
 	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
-	"${distro[@]}" xscale:build xscale:boot || rc=$?
+	"${distro[@]}" xscale:build xscale:boot xscale:intree || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
 	echo "FAILED: console logs kept in $out (console*.log)" >&2

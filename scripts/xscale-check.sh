@@ -8,7 +8,9 @@
 #                 PMUv3/AMU/PCS), the test-only apmu_xscale_dev.ko and the static armel
 #                 xscale-perf program;
 #   xscale:boot   QEMU -M spitz (scripts/vm/xscale-run.sh) with both modules and the
-#                 program: scripts/vm/xscale-check-in-vm.sh.
+#                 program: scripts/vm/xscale-check-in-vm.sh;
+#   xscale:intree a second boot with the in-tree driver left registered: apmu stands
+#                 aside (scripts/vm/xscale-intree-in-vm.sh).
 # The module is built in a staged copy of the sources (build/xscale/src), so the work
 # tree's arm64 objects stay as they are. Exit status: non-zero on any failure.
 set -euo pipefail
@@ -84,16 +86,22 @@ rc=0
 grep -q '^not ok' "$out/build.tap" && rc=1
 
 console=$out/console.log
+console2=$out/console-intree.log
 if [ -f "$ko" ] && [ -f "$dev" ] && [ -f "$prog" ]; then
 	apmu_log "xscale: booting QEMU spitz with apmu (log: $console)"
 	"$APMU_TOP/scripts/vm/xscale-run.sh" --quiet --log "$console" --timeout 600 \
 		--append initcall_blacklist=xscale_pmu_driver_init \
 		"$APMU_TOP/scripts/vm/xscale-check-in-vm.sh" "$ko" "$dev" "$prog" || rc=1
+	apmu_log "xscale: booting QEMU spitz with the in-tree driver (log: $console2)"
+	"$APMU_TOP/scripts/vm/xscale-run.sh" --quiet --log "$console2" --timeout 600 \
+		"$APMU_TOP/scripts/vm/xscale-intree-in-vm.sh" "$ko" "$dev" || rc=1
 else
-	printf '%s\n' "APMU-SECTION-BEGIN xscale:boot" "TAP version 13" "1..1" \
-		"not ok 1 boot skipped: the build failed" "APMU-SECTION-END xscale:boot rc=1" \
-		>"$console"
+	for s in boot intree; do
+		printf '%s\n' "APMU-SECTION-BEGIN xscale:$s" "TAP version 13" "1..1" \
+			"not ok 1 boot skipped: the build failed" "APMU-SECTION-END xscale:$s rc=1"
+	done >"$console"
+	: >"$console2"
 	rc=1
 fi
-cat "$out/build.tap" "$console" >"$log"
+cat "$out/build.tap" "$console" "$console2" >"$log"
 exit $rc
