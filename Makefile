@@ -6,6 +6,7 @@
 #   make modules_install install it under /lib/modules/<version>/
 #   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU
 #   make distro-check    only its lane on Debian's own 6.1 and 6.12 arm64 kernels
+#   make xscale-check    only its ARMv5 XScale lane (PXA27x kernel, QEMU spitz)
 #   make demo            boot the VM with Debian's perf and show apmu working
 #   make bench           kernel cost of perf operations, apmu vs the in-tree driver
 #   make vm-run SCRIPT=x run a script inside the test VM (see scripts/vm-run);
@@ -20,7 +21,7 @@ CROSS_ARGS := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 endif
 endif
 
-.PHONY: all modules modules_install clean check distro-check demo bench vm-run checkpatch
+.PHONY: all modules modules_install clean check distro-check xscale-check demo bench vm-run checkpatch
 
 all: modules
 
@@ -34,13 +35,16 @@ modules_install:
 
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
-	rm -rf build/ksft-tree build/kselftest_install
+	rm -rf build/ksft-tree build/kselftest_install build/xscale build/xscale.log
 
 check:
 	bash scripts/check.sh
 
 distro-check:
 	bash scripts/distro/check.sh
+
+xscale-check:
+	bash scripts/xscale-check.sh
 
 demo:
 	bash scripts/demo.sh

@@ -85,6 +85,13 @@ for k in 6.1 6.12; do
 	done
 done
 
+# The ARMv5 XScale lane: apmu.ko for a PXA27x kernel (W=1, -Werror) and a boot of QEMU's
+# spitz with it (build/xscale.log; its own kernel, cached like the others)
+apmu_log "xscale: the ARMv5 XScale lane (log: $out/xscale.log)"
+rm -f "$out/xscale.log"
+bash "$APMU_TOP/scripts/xscale-check.sh" || vmrc=$?
+touch "$out/xscale.log"	# absent if the lane died early: its sections are then missing
+
 # The KUnit suites' KTAP once more, through the kernel's own parser (kunit.py parse): the
 # section as the VM printed it, less the kernel's console messages that interleave with it.
 ktap=$out/kunit.ktap
@@ -110,14 +117,14 @@ tr -d '\r' <"$console" |
 } >"$out/kunit-parse.tap"
 
 cat "$hostlog" "$console" "$console2" "$console3" "$out/distro.log" "$out/kunit-parse.tap" \
-	>"$out/all.log"
+	"$out/xscale.log" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	static kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling perf sampling \
 	kunit:apmu_kunit kunit:ktap lifecycle kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
 	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample kselftest:apmu_amu \
 	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
-	"${distro[@]}" || rc=$?
+	"${distro[@]}" xscale:build xscale:boot xscale:intree || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
 	echo "FAILED: console logs kept in $out (console*.log)" >&2

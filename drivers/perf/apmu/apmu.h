@@ -164,8 +164,18 @@ static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 	return container_of(pmu, struct apmu_pmu, pmu);
 }
 
+/*
+ * The backends in apmu.ko (Kbuild): PMUv3 on arm64 and on 32-bit kernels for ARMv7 and
+ * later CPUs (CPU_V7); XScale on ARMv5 kernels with XScale support (CPU_XSCALE). The two
+ * never meet in one kernel (ARCH_MULTI_V5 depends on !ARCH_MULTI_V6_V7).
+ */
+#define APMU_HAVE_PMUV3		(IS_ENABLED(CONFIG_ARM64) || IS_ENABLED(CONFIG_CPU_V7))
+#define APMU_HAVE_XSCALE	IS_ENABLED(CONFIG_CPU_XSCALE)
+
 /* pmuv3/: the PMUv3 backend */
 struct apmu_pmu *apmu_pmuv3_alloc(struct device *dev);
+/* xscale/: the XScale backend */
+struct apmu_pmu *apmu_xscale_alloc(struct device *dev);
 
 /* core/irq.c: overflow interrupt wiring */
 struct platform_device;

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu: module and platform glue. Binds to the CPU PMU node in the device tree when the
- * in-tree armv8_pmuv3 driver has not (boot with initcall_blacklist=armv8_pmu_driver_init),
- * then: hardware discovery -> overflow IRQ -> cpuhp instance -> perf_pmu_register().
+ * apmu: module and platform glue. Binds to the CPU PMU the in-tree driver has left alone
+ * (boot with initcall_blacklist=armv8_pmu_driver_init, or xscale_pmu_driver_init): a
+ * PMUv3 node of the device tree, or the "xscale-pmu" platform device of a PXA2xx board;
+ * then: the backend's instance -> hardware discovery -> overflow IRQ -> cpuhp instance ->
+ * perf_pmu_register().
  */
 #include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
@@ -19,9 +21,13 @@
 #include "pcs/pcs.h"
 
 static enum cpuhp_state apmu_hp_state;
-/* PMUs apmu registered: only then is kernel.perf_user_access apmu's to provide */
+/*
+ * PMUv3 PMUs apmu registered: only then is kernel.perf_user_access apmu's to provide
+ * (the in-tree XScale driver has no such sysctl)
+ */
 static unsigned int apmu_nr_pmus;
 
+#if APMU_HAVE_PMUV3
 /*
  * The in-tree driver's compatibles, each named as the in-tree PMU with an apmu_ prefix.
  * apmu uses the common PMUv3 event maps for all of them (PMCEID decides what is offered).
@@ -66,6 +72,27 @@ static const struct of_device_id apmu_of_match[] = {
 	{ }
 };
 MODULE_DEVICE_TABLE(of, apmu_of_match);
+#define APMU_OF_MATCH	apmu_of_match
+#else
+#define APMU_OF_MATCH	NULL
+#endif
+
+#if APMU_HAVE_XSCALE
+/*
+ * The XScale PMU has no device tree node: PXA25x and PXA27x board files register a
+ * platform device "xscale-pmu" with the PMU interrupt (arch/arm/mach-pxa/devices.c,
+ * pxa_device_pmu: IRQ_PMU, PXA_IRQ(12)), which the in-tree arm_xscale_pmu.c binds by
+ * driver name. apmu's driver is named "apmu", so it names the device in its id table.
+ */
+static const struct platform_device_id apmu_id_table[] = {
+	{ .name = "xscale-pmu" },
+	{ }
+};
+MODULE_DEVICE_TABLE(platform, apmu_id_table);
+#define APMU_ID_TABLE	apmu_id_table
+#else
+#define APMU_ID_TABLE	NULL
+#endif
 
 /*
  * Modules get a CPUHP_AP_ONLINE_DYN state, which comes after perf core's own
@@ -149,6 +176,29 @@ static void apmu_probe_cpu(void *info)
 	call->ret = call->pmu->ops->probe(call->pmu);
 }
 
+/* The platform device is the XScale one when it matched by id table, else a PMUv3 node */
+static bool apmu_is_xscale(struct platform_device *pdev)
+{
+	return APMU_HAVE_XSCALE && platform_get_device_id(pdev);
+}
+
+/* The backend's instance for @pdev, named; an ERR_PTR() when it has none */
+static struct apmu_pmu *apmu_alloc(struct platform_device *pdev)
+{
+	struct apmu_pmu *pmu;
+
+	/* APMU_HAVE_*: constants, so the backend not built is not called either */
+	if (APMU_HAVE_XSCALE && apmu_is_xscale(pdev))
+		return apmu_xscale_alloc(&pdev->dev);
+	if (!APMU_HAVE_PMUV3)
+		return ERR_PTR(-ENODEV);
+	pmu = apmu_pmuv3_alloc(&pdev->dev);
+	if (!pmu)
+		return ERR_PTR(-ENOMEM);
+	pmu->name = of_device_get_match_data(&pdev->dev);
+	return pmu;
+}
+
 static int apmu_probe(struct platform_device *pdev)
 {
 	struct device *dev = &pdev->dev;
@@ -156,12 +206,10 @@ static int apmu_probe(struct platform_device *pdev)
 	struct apmu_pmu *pmu;
 	int ret;
 
-	/* every compatible apmu knows is a PMUv3 one so far */
-	pmu = apmu_pmuv3_alloc(dev);
-	if (!pmu)
-		return -ENOMEM;
+	pmu = apmu_alloc(pdev);
+	if (IS_ERR(pmu))
+		return PTR_ERR(pmu);
 	pmu->dev = dev;
-	pmu->name = of_device_get_match_data(dev);
 	platform_set_drvdata(pdev, pmu);
 
 	ret = apmu_pmu_alloc_cpus(pmu);
@@ -202,7 +250,8 @@ static int apmu_probe(struct platform_device *pdev)
 	if (ret)
 		goto unregister_cpu_pm;
 
-	apmu_nr_pmus++;
+	if (!apmu_is_xscale(pdev))
+		apmu_nr_pmus++;
 	dev_info(dev, "%s: %s, CPUs %*pbl\n", pmu->name, pmu->info,
 		 cpumask_pr_args(&pmu->supported_cpus));
 	return 0;
@@ -223,7 +272,8 @@ static void apmu_remove(struct platform_device *pdev)
 	struct apmu_pmu *pmu = platform_get_drvdata(pdev);
 
 	perf_pmu_unregister(&pmu->pmu);
-	apmu_nr_pmus--;
+	if (!apmu_is_xscale(pdev))
+		apmu_nr_pmus--;
 	cpu_pm_unregister_notifier(&pmu->cpu_pm_nb);
 	/* Runs apmu_cpu_offline() on every CPU: counters and interrupts off, flags clear */
 	cpuhp_state_remove_instance(apmu_hp_state, &pmu->node);
@@ -234,19 +284,21 @@ static void apmu_remove(struct platform_device *pdev)
 static struct platform_driver apmu_driver = {
 	.driver = {
 		.name = "apmu",
-		.of_match_table = apmu_of_match,
+		.of_match_table = APMU_OF_MATCH,
 		.suppress_bind_attrs = true,
 	},
+	.id_table = APMU_ID_TABLE,
 	.probe = apmu_probe,
 	.APMU_PLATFORM_REMOVE = apmu_remove,
 };
 
 /*
- * If another driver (the in-tree armv8_pmuv3) owns a PMU node, apmu must not touch that
- * PMU's registers: say so once, with the way out.
+ * If another driver (the in-tree armv8_pmuv3 or armv5_xscale) owns a PMU device, apmu
+ * must not touch that PMU's registers: say so once, with the way out.
  */
 static void apmu_report_taken_nodes(void)
 {
+#if APMU_HAVE_PMUV3
 	struct device_node *np;
 
 	for_each_matching_node(np, apmu_of_match) {
@@ -259,6 +311,25 @@ static void apmu_report_taken_nodes(void)
 				np, pdev->dev.driver->name);
 		put_device(&pdev->dev);
 	}
+#endif
+}
+
+/* The same for the XScale PMU's platform device, which has no device tree node */
+static void apmu_report_taken_xscale(void)
+{
+#if APMU_HAVE_XSCALE
+	const char *name = apmu_id_table[0].name;
+	struct device *dev = bus_find_device_by_name(&platform_bus_type, NULL, name);
+
+	if (!dev) {
+		pr_debug("apmu: no %s platform device (PXA2xx board files register it)\n", name);
+		return;
+	}
+	if (dev->driver && dev->driver != &apmu_driver.driver)
+		pr_info("apmu: %s is driven by %s; core PMU not registered (boot with initcall_blacklist=xscale_pmu_driver_init to use apmu)\n",
+			dev_name(dev), dev->driver->name);
+	put_device(dev);
+#endif
 }
 
 static int __init apmu_init(void)
@@ -276,6 +347,7 @@ static int __init apmu_init(void)
 	if (ret)
 		goto remove_hp_state;
 	apmu_report_taken_nodes();
+	apmu_report_taken_xscale();
 	/*
 	 * The AMU unit does not depend on the core PMU: it works whoever drives the PMU. Its
 	 * failure does not fail apmu (the core PMU and PC sampling go on); then

@@ -33,6 +33,7 @@
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
 #include <linux/perf_event.h>
+#include <linux/percpu.h>
 
 #ifndef APMU_XSCALE_ACCESSORS
 #include "arch_cp14.h"
@@ -239,24 +240,36 @@ static void xs_disable(struct perf_event *event)
 }
 
 /*
- * PMNC.E on, when some counter runs. The core calls this with a counter held, but the
- * events holding them may all be stopped (throttled, or stopped inside perf's bracket):
- * then their interrupts are off (xs_disable()), and "when the performance monitor is
- * not used at all (PMNC.E = 0x0), hardware ensures minimal power consumption".
+ * Does an event run on the calling CPU's counters? Held counters may all be stopped
+ * (throttled, or stopped inside perf's bracket). On hardware INTEN says the same (every
+ * running event has its interrupt on, xs_enable()), but QEMU's PXA27x reads INTEN as
+ * zero (apmu.rst, "ARMv5 XScale lane"), and the core's state costs no CP14 access.
+ */
+static bool xs_running(struct apmu_pmu *pmu)
+{
+	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
+	unsigned int idx;
+
+	for_each_set_bit(idx, cpu->used, pmu->nr_idx)
+		if (cpu->events[idx] && !(cpu->events[idx]->hw.state & PERF_HES_STOPPED))
+			return true;
+	return false;
+}
+
+/*
+ * PMNC.E on, when some counter runs: "When the performance monitor is not used at all
+ * (PMNC.E = 0x0), hardware ensures minimal power consumption" (manual 3.7.3).
  */
 static void xs_start(struct apmu_pmu *pmu)
 {
 	struct apmu_xscale *xs = container_of(pmu, struct apmu_xscale, pmu);
-	u32 pmnc;
 
-	if (xs->v2) {
-		if (xscale2_read_inten())
-			xscale2_write_pmnc(APMU_XS_PMNC_E);
+	if (!xs_running(pmu))
 		return;
-	}
-	pmnc = xscale1_read_pmnc();
-	if (pmnc & APMU_XS1_PMNC_INTEN)
-		xscale1_write_pmnc(xs1_pmnc_keep(pmnc, 0) | APMU_XS_PMNC_E);
+	if (xs->v2)
+		xscale2_write_pmnc(APMU_XS_PMNC_E);
+	else
+		xscale1_write_pmnc(xs1_pmnc_keep(xscale1_read_pmnc(), 0) | APMU_XS_PMNC_E);
 }
 
 /* PMNC.E off: every counter stops (the selects may change after it) */
