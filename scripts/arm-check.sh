@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/arm-check.sh: the 32-bit Arm lane of make check. Builds (or reuses) the lane's
+# ARMv7 LPAE kernel (APMU_ARCH=arm scripts/build-kernel.sh, cached like the arm64 one),
+# apmu.ko for it the way apmu.rst tells a 32-bit board owner to (make KDIR=... ARCH=arm
+# CROSS_COMPILE=arm-linux-gnueabihf-, with W=1 and warnings as errors, in build/arm/src: a
+# copy of the sources, so the arm64 objects in the work tree stay untouched), the static
+# armhf loops of scripts/vm/arm-loop.S and the armhf root, then boots
+# `scripts/vm-run --arch arm` with that apmu.ko and runs scripts/vm/arm-apmu-in-vm.sh.
+#
+# QEMU 7.2's 32-bit boots sometimes hang for good in stop_machine() (apmu.rst, "32-bit Arm
+# lane"). A boot whose script has not started after $boot_timeout seconds is stopped and
+# booted once more, with a TAP diagnostic in arm:build saying so (its console is kept in
+# build/console-arm-hung.log, outside the counted logs). A hang after the script started is
+# a failure, as on every lane.
+#
+# Writes build/arm.log: the host's TAP section arm:build, then the VM console (section
+# arm:apmu); make check counts it with the others. Run alone (make arm-check), it installs
+# what is missing first and prints the summary itself. Exit status: 0 when the builds
+# passed and the VM finished its script (the TAP results are counted by the caller).
+set -euo pipefail
+APMU_ARCH=arm
+. "$(dirname "$0")/lib.sh"
+
+standalone=0
+if [ -z "${APMU_BUILT:-}" ]; then
+	standalone=1
+	bash "$APMU_TOP/scripts/deps.sh"
+fi
+out=$APMU_TOP/build
+adir=$out/arm
+bdir=$adir/src
+ko=$bdir/apmu.ko
+log=$out/arm.log
+console=$out/console-arm.log
+hung=$out/console-arm-hung.log
+# a whole run of an empty script, from packing the initramfs to power-off, takes about 30 s
+boot_timeout=120
+loops=(1000 101000 100000000 2200000000)
+mkdir -p "$adir"
+rm -f "$hung" "$console"
+: >"$log"
+rc=0
+
+is_arm() { readelf -h "$1" 2>/dev/null | grep -q 'Machine:.*ARM$'; }
+
+# The host's checks, as TAP lines 1-5 (section arm:build, written once the VM has run).
+host() {
+	local t0 cached kdir rel vm n
+	t0=$(date +%s)
+	cached=""
+	[ ! -f "$(apmu_kdir)/.apmu-done" ] || cached=", cached"
+	if ! kdir=$("$APMU_TOP/scripts/build-kernel.sh"); then
+		echo "not ok 1 the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
+		tail -n 20 "$(apmu_kdir)/build.log" 2>/dev/null | sed 's/^/# /'
+		for n in 2 3 4 5; do echo "not ok $n # no kernel"; done
+		return 1
+	fi
+	echo "ok 1 the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
+	echo "# $kdir ($(( $(date +%s) - t0 )) s$cached)"
+	rel=$(cat "$kdir/include/config/kernel.release")
+
+	apmu_stage_src "$bdir"
+	apmu_log "arm: make KDIR=$kdir ARCH=arm (cross, W=1, warnings are errors)"
+	rm -f "$adir/build.log"
+	if make -s -j"$(nproc)" -C "$bdir" KDIR="$kdir" ARCH=arm \
+		CROSS_COMPILE=arm-linux-gnueabihf- W=1 KCFLAGS=-Werror \
+		>"$adir/build.log" 2>&1 && is_arm "$ko" && is_arm "$bdir/apmu_kunit.ko"; then
+		echo "ok 2 make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
+	else
+		echo "not ok 2 make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
+		sed 's/^/# /' "$adir/build.log" | tail -n 30
+	fi
+	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+	echo "# vermagic: $vm"
+	if [ "${vm%% *}" = "$rel" ]; then
+		echo "ok 3 vermagic names $rel"
+	else
+		echo "not ok 3 vermagic names $rel"
+	fi
+
+	rm -f "$adir"/arm-loop*
+	for n in "${loops[@]}"; do
+		arm-linux-gnueabihf-gcc -static -nostdlib -DN="$n" -o "$adir/arm-loop$n" \
+			"$APMU_TOP/scripts/vm/arm-loop.S" 2>&1 | sed 's/^/# /'
+	done
+	n=0
+	for f in "${loops[@]/#/$adir/arm-loop}"; do is_arm "$f" && n=$((n + 1)); done
+	if [ $n = ${#loops[@]} ]; then
+		echo "ok 4 the static armhf loops of arm-loop.S build (N = ${loops[*]})"
+	else
+		echo "not ok 4 the static armhf loops of arm-loop.S build (N = ${loops[*]})"
+	fi
+
+	if "$APMU_TOP/scripts/armhf-root.sh" >"$adir/root" 2>"$adir/root.log"; then
+		echo "ok 5 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
+	else
+		echo "not ok 5 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
+		sed 's/^/# /' "$adir/root.log" | tail -n 20
+		return 1
+	fi
+	[ -f "$ko" ] && [ $n = ${#loops[@]} ]
+}
+
+boot() { # boot LOG: the lane's VM, vm-run's exit status
+	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --arch arm --quiet --module "$ko" \
+		--boot-timeout $boot_timeout --log "$1" --timeout 900 \
+		"$APMU_TOP/scripts/vm/arm-apmu-in-vm.sh" "${loops[@]/#/$adir/arm-loop}"
+}
+
+note=()
+host >"$adir/build.tap" || rc=1
+if [ $rc = 0 ]; then
+	apmu_log "vm: booting the 32-bit Arm VM with apmu (log: $console)"
+	t0=$(date +%s)
+	vmrc=0
+	boot "$console" || vmrc=$?
+	if [ $vmrc = 125 ]; then
+		note+=("boot 1 hung: arm-apmu-in-vm.sh had not started after ${boot_timeout} s (QEMU 7.2's stop_machine() hang on 32-bit Arm; console kept in build/${hung##*/}): booted again, once")
+		apmu_log "vm: ${note[0]}"
+		mv "$console" "$hung"
+		vmrc=0
+		boot "$console" || vmrc=$?
+		[ $vmrc != 125 ] || note+=("boot 2 hung too: the lane fails")
+	fi
+	note+=("the VM took $(( $(date +%s) - t0 )) s; vm-run exit status $vmrc")
+	[ $vmrc = 0 ] || rc=1
+fi
+{
+	echo "APMU-SECTION-BEGIN arm:build"
+	echo "TAP version 13"
+	echo "1..5"
+	cat "$adir/build.tap"
+	[ ${#note[@]} = 0 ] || printf '# %s\n' "${note[@]}"
+	echo "APMU-SECTION-END arm:build rc=0"
+	[ ! -f "$console" ] || cat "$console"
+} >>"$log"
+
+if [ $standalone = 1 ]; then
+	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" arm:build arm:apmu || rc=1
+fi
+exit $rc
