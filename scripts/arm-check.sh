@@ -5,8 +5,8 @@
 # ARMv7 LPAE kernel (APMU_ARCH=arm scripts/build-kernel.sh, cached like the arm64 one),
 # apmu.ko for it the way apmu.rst tells a 32-bit board owner to (make KDIR=... ARCH=arm
 # CROSS_COMPILE=arm-linux-gnueabihf-, with W=1 and warnings as errors, in build/arm/src: a
-# copy of the sources, so the arm64 objects in the work tree stay untouched), the static
-# armhf loops of scripts/vm/arm-loop.S and the armhf root, then boots
+# copy of the sources, so the arm64 objects in the work tree stay untouched), sparse over
+# it, the static armhf loops of scripts/vm/arm-loop.S and the armhf root, then boots
 # `scripts/vm-run --arch arm` with that apmu.ko and runs scripts/vm/arm-apmu-in-vm.sh.
 #
 # QEMU 7.2's 32-bit boots sometimes hang for good in stop_machine() (apmu.rst, "32-bit Arm
@@ -45,16 +45,16 @@ rc=0
 
 is_arm() { readelf -h "$1" 2>/dev/null | grep -q 'Machine:.*ARM$'; }
 
-# The host's checks, as TAP lines 1-5 (section arm:build, written once the VM has run).
+# The host's checks, as TAP lines 1-6 (section arm:build, written once the VM has run).
 host() {
-	local t0 cached kdir rel vm n
+	local t0 cached kdir rel sp vm n
 	t0=$(date +%s)
 	cached=""
 	[ ! -f "$(apmu_kdir)/.apmu-done" ] || cached=", cached"
 	if ! kdir=$("$APMU_TOP/scripts/build-kernel.sh"); then
 		echo "not ok 1 the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
 		tail -n 20 "$(apmu_kdir)/build.log" 2>/dev/null | sed 's/^/# /'
-		for n in 2 3 4 5; do echo "not ok $n # no kernel"; done
+		for n in 2 3 4 5 6; do echo "not ok $n # no kernel"; done
 		return 1
 	fi
 	echo "ok 1 the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
@@ -72,12 +72,21 @@ host() {
 		echo "not ok 2 make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
 		sed 's/^/# /' "$adir/build.log" | tail -n 30
 	fi
+	# sparse over every object, as scripts/sparse.sh does for arm64 (AArch32 code too)
+	sp=$(make -s -C "$kdir" M="$bdir" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- C=2 \
+		CHECK=sparse modules 2>&1 >/dev/null | grep -E 'warning|error' || true)
+	if [ -z "$sp" ] && [ -f "$ko" ]; then
+		echo "ok 3 sparse clean (C=2, ARCH=arm)"
+	else
+		echo "not ok 3 sparse clean (C=2, ARCH=arm)"
+		echo "${sp:-no apmu.ko}" | sed 's/^/# /' | head -n 40
+	fi
 	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 	echo "# vermagic: $vm"
 	if [ "${vm%% *}" = "$rel" ]; then
-		echo "ok 3 vermagic names $rel"
+		echo "ok 4 vermagic names $rel"
 	else
-		echo "not ok 3 vermagic names $rel"
+		echo "not ok 4 vermagic names $rel"
 	fi
 
 	rm -f "$adir"/arm-loop*
@@ -88,15 +97,15 @@ host() {
 	n=0
 	for f in "${loops[@]/#/$adir/arm-loop}"; do is_arm "$f" && n=$((n + 1)); done
 	if [ $n = ${#loops[@]} ]; then
-		echo "ok 4 the static armhf loops of arm-loop.S build (N = ${loops[*]})"
+		echo "ok 5 the static armhf loops of arm-loop.S build (N = ${loops[*]})"
 	else
-		echo "not ok 4 the static armhf loops of arm-loop.S build (N = ${loops[*]})"
+		echo "not ok 5 the static armhf loops of arm-loop.S build (N = ${loops[*]})"
 	fi
 
 	if "$APMU_TOP/scripts/armhf-root.sh" >"$adir/root" 2>"$adir/root.log"; then
-		echo "ok 5 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
+		echo "ok 6 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
 	else
-		echo "not ok 5 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
+		echo "not ok 6 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
 		sed 's/^/# /' "$adir/root.log" | tail -n 20
 		return 1
 	fi
@@ -130,7 +139,7 @@ fi
 {
 	echo "APMU-SECTION-BEGIN arm:build"
 	echo "TAP version 13"
-	echo "1..5"
+	echo "1..6"
 	cat "$adir/build.tap"
 	[ ${#note[@]} = 0 ] || printf '# %s\n' "${note[@]}"
 	echo "APMU-SECTION-END arm:build rc=0"
