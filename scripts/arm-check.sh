@@ -7,18 +7,21 @@
 # CROSS_COMPILE=arm-linux-gnueabihf-, with W=1 and warnings as errors, in build/arm/src: a
 # copy of the sources, so the arm64 objects in the work tree stay untouched), sparse over
 # it, the static armhf loops of scripts/vm/arm-loop.S and the armhf root, then boots
-# `scripts/vm-run --arch arm` with that apmu.ko and runs scripts/vm/arm-apmu-in-vm.sh.
+# `scripts/vm-run --arch arm` with that apmu.ko and runs scripts/vm/arm-apmu-in-vm.sh, and
+# boots it once more with the in-tree driver (--no-apmu) for scripts/vm/arm-intree-in-vm.sh,
+# the counts apmu's must equal.
 #
 # QEMU 7.2's 32-bit boots sometimes hang for good in stop_machine() (apmu.rst, "32-bit Arm
 # lane"). A boot whose script has not started after $boot_timeout seconds is stopped and
 # booted once more, with a TAP diagnostic in arm:build saying so (its console is kept in
-# build/console-arm-hung.log, outside the counted logs). A hang after the script started is
-# a failure, as on every lane.
+# build/console-arm-hung.log or console-arm-intree-hung.log, outside the counted logs). A
+# hang after the script started is a failure, as on every lane.
 #
-# Writes build/arm.log: the host's TAP section arm:build, then the VM console (section
-# arm:apmu); make check counts it with the others. Run alone (make arm-check), it installs
-# what is missing first and prints the summary itself. Exit status: 0 when the builds
-# passed and the VM finished its script (the TAP results are counted by the caller).
+# Writes build/arm.log: the host's TAP section arm:build, then the VM consoles (sections
+# arm:apmu and arm:intree); make check counts it with the others. Run alone (make
+# arm-check), it installs what is missing first and prints the summary itself. Exit
+# status: 0 when the builds passed and both VMs finished their scripts (the TAP results
+# are counted by the caller).
 set -euo pipefail
 APMU_ARCH=arm
 . "$(dirname "$0")/lib.sh"
@@ -34,12 +37,12 @@ bdir=$adir/src
 ko=$bdir/apmu.ko
 log=$out/arm.log
 console=$out/console-arm.log
-hung=$out/console-arm-hung.log
+console_intree=$out/console-arm-intree.log
 # a whole run of an empty script, from packing the initramfs to power-off, takes about 30 s
 boot_timeout=120
 loops=(1000 101000 100000000 2200000000)
 mkdir -p "$adir"
-rm -f "$hung" "$console"
+rm -f "$out"/console-arm*.log
 : >"$log"
 rc=0
 
@@ -112,29 +115,43 @@ host() {
 	[ -f "$ko" ] && [ $n = ${#loops[@]} ]
 }
 
-boot() { # boot LOG: the lane's VM, vm-run's exit status
-	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --arch arm --quiet --module "$ko" \
-		--boot-timeout $boot_timeout --log "$1" --timeout 900 \
-		"$APMU_TOP/scripts/vm/arm-apmu-in-vm.sh" "${loops[@]/#/$adir/arm-loop}"
+# vm CONSOLE VM-RUN-OPTIONS... SCRIPT [FILE...]: a boot of the lane's VM, and one more
+# when the first hung before SCRIPT started; notes what happened for arm:build, naming
+# the script by $script
+vm() {
+	local console=$1 hung t0 b r
+	shift
+	hung=${console%.log}-hung.log
+	t0=$(date +%s)
+	for b in 1 2; do
+		r=0
+		APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --arch arm --quiet \
+			--boot-timeout $boot_timeout --log "$console" --timeout 900 "$@" || r=$?
+		[ $r = 125 ] || break
+		if [ $b = 1 ]; then
+			note+=("$script: boot 1 hung: the script had not started after ${boot_timeout} s (QEMU 7.2's stop_machine() hang on 32-bit Arm; console kept in build/${hung##*/}): booted again, once")
+			apmu_log "vm: ${note[-1]}"
+			mv "$console" "$hung"
+		else
+			note+=("$script: boot 2 hung too: the lane fails")
+		fi
+	done
+	note+=("$script: the VM took $(( $(date +%s) - t0 )) s; vm-run exit status $r")
+	[ $r = 0 ]
 }
 
 note=()
 host >"$adir/build.tap" || rc=1
 if [ $rc = 0 ]; then
 	apmu_log "vm: booting the 32-bit Arm VM with apmu (log: $console)"
-	t0=$(date +%s)
-	vmrc=0
-	boot "$console" || vmrc=$?
-	if [ $vmrc = 125 ]; then
-		note+=("boot 1 hung: arm-apmu-in-vm.sh had not started after ${boot_timeout} s (QEMU 7.2's stop_machine() hang on 32-bit Arm; console kept in build/${hung##*/}): booted again, once")
-		apmu_log "vm: ${note[0]}"
-		mv "$console" "$hung"
-		vmrc=0
-		boot "$console" || vmrc=$?
-		[ $vmrc != 125 ] || note+=("boot 2 hung too: the lane fails")
-	fi
-	note+=("the VM took $(( $(date +%s) - t0 )) s; vm-run exit status $vmrc")
-	[ $vmrc = 0 ] || rc=1
+	script=arm-apmu-in-vm.sh
+	vm "$console" --module "$ko" "$APMU_TOP/scripts/vm/$script" \
+		"${loops[@]/#/$adir/arm-loop}" || rc=1
+	# the in-tree driver on the same kernel: the counts apmu's must equal
+	apmu_log "vm: booting it with the in-tree driver (log: $console_intree)"
+	script=arm-intree-in-vm.sh
+	vm "$console_intree" --no-apmu "$APMU_TOP/scripts/vm/$script" \
+		"$adir/arm-loop1000" "$adir/arm-loop101000" || rc=1
 fi
 {
 	echo "APMU-SECTION-BEGIN arm:build"
@@ -144,9 +161,10 @@ fi
 	[ ${#note[@]} = 0 ] || printf '# %s\n' "${note[@]}"
 	echo "APMU-SECTION-END arm:build rc=0"
 	[ ! -f "$console" ] || cat "$console"
+	[ ! -f "$console_intree" ] || cat "$console_intree"
 } >>"$log"
 
 if [ $standalone = 1 ]; then
-	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" arm:build arm:apmu || rc=1
+	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" arm:build arm:apmu arm:intree || rc=1
 fi
 exit $rc

@@ -91,7 +91,8 @@ for k in 6.1 6.12; do
 	done
 done
 
-# The 32-bit Arm lane: its kernel, apmu.ko for it, a boot with apmu (build/arm.log)
+# The 32-bit Arm lane: its kernel, apmu.ko for it, a boot with apmu and one with the
+# in-tree driver (build/arm.log)
 wait $armk || apmu_log "arm: the background kernel build failed ($out/arm-kernel.log)"
 apmu_log "arm: the 32-bit Arm lane (log: $out/arm.log)"
 APMU_BUILT=1 bash "$APMU_TOP/scripts/arm-check.sh" || vmrc=$?
@@ -128,7 +129,7 @@ python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	kunit:apmu_kunit kunit:ktap lifecycle kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
 	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample kselftest:apmu_amu \
 	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
-	"${distro[@]}" arm:build arm:apmu || rc=$?
+	"${distro[@]}" arm:build arm:apmu arm:intree || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
 	echo "FAILED: console logs kept in $out (console*.log)" >&2
