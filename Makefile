@@ -7,6 +7,7 @@
 #   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU
 #   make distro-check    only its lane on Debian's own 6.1 and 6.12 arm64 kernels
 #   make xscale-check    only its ARMv5 XScale lane (PXA27x kernel, QEMU spitz)
+#   make arm-check       only its 32-bit Arm lane (qemu-system-arm, AArch32 PMUv3)
 #   make demo            boot the VM with Debian's perf and show apmu working
 #   make bench           kernel cost of perf operations, apmu vs the in-tree driver
 #   make vm-run SCRIPT=x run a script inside the test VM (see scripts/vm-run);
@@ -21,7 +22,8 @@ CROSS_ARGS := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 endif
 endif
 
-.PHONY: all modules modules_install clean check distro-check xscale-check demo bench vm-run checkpatch
+.PHONY: all modules modules_install clean check distro-check arm-check xscale-check demo bench \
+	vm-run checkpatch
 
 all: modules
 
@@ -42,6 +44,9 @@ check:
 
 distro-check:
 	bash scripts/distro/check.sh
+
+arm-check:
+	bash scripts/arm-check.sh
 
 xscale-check:
 	bash scripts/xscale-check.sh

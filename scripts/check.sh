@@ -18,6 +18,16 @@ mkdir -p "$out"
 hostlog=$out/host.log
 console=$out/console.log
 
+# The 32-bit Arm lane's kernel, then the ARMv5 XScale lane's, build in the background,
+# niced, while the arm64 VMs run (QEMU with -icount keeps one core busy); the lanes'
+# scripts wait for them through the build locks. The job's status is the arm kernel's.
+( st=0
+  APMU_ARCH=arm nice -n 10 "$APMU_TOP/scripts/build-kernel.sh" >/dev/null \
+	2>"$out/arm-kernel.log" || st=$?
+  nice -n 10 "$APMU_TOP/scripts/build-xscale.sh" >/dev/null 2>"$out/xscale-kernel.log" || true
+  exit $st ) &
+armk=$!
+
 # Static checks on the host, as a TAP section of their own.
 {
 	echo "APMU-SECTION-BEGIN static"
@@ -85,6 +95,14 @@ for k in 6.1 6.12; do
 	done
 done
 
+# The 32-bit Arm lane: its kernel, apmu.ko for it, a boot with apmu and one with the
+# in-tree driver (build/arm.log)
+wait $armk || apmu_log "arm: the background kernel build failed ($out/arm-kernel.log)"
+rm -f "$out/arm.log"
+apmu_log "arm: the 32-bit Arm lane (log: $out/arm.log)"
+APMU_BUILT=1 bash "$APMU_TOP/scripts/arm-check.sh" || vmrc=$?
+touch "$out/arm.log"	# absent if the lane died early: its sections are then missing
+
 # The ARMv5 XScale lane: apmu.ko for a PXA27x kernel (W=1, -Werror) and a boot of QEMU's
 # spitz with it (build/xscale.log; its own kernel, cached like the others)
 apmu_log "xscale: the ARMv5 XScale lane (log: $out/xscale.log)"
@@ -116,15 +134,15 @@ tr -d '\r' <"$console" |
 	echo "APMU-SECTION-END kunit:ktap rc=0"
 } >"$out/kunit-parse.tap"
 
-cat "$hostlog" "$console" "$console2" "$console3" "$out/distro.log" "$out/kunit-parse.tap" \
-	"$out/xscale.log" >"$out/all.log"
+cat "$hostlog" "$console" "$console2" "$console3" "$out/distro.log" "$out/arm.log" \
+	"$out/xscale.log" "$out/kunit-parse.tap" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	static kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling perf sampling \
 	kunit:apmu_kunit kunit:ktap lifecycle kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
 	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample kselftest:apmu_amu \
 	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
-	"${distro[@]}" xscale:build xscale:boot xscale:intree || rc=$?
+	"${distro[@]}" arm:build arm:apmu arm:intree xscale:build xscale:boot xscale:intree || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
 	echo "FAILED: console logs kept in $out (console*.log)" >&2

@@ -12,7 +12,7 @@ host_pkgs=(
 	qemu-system-arm
 	linux-source-6.12
 	make bc bison flex libssl-dev libelf-dev cpio kmod xz-utils rsync
-	python3 perl sparse file device-tree-compiler
+	python3 perl sparse file device-tree-compiler binutils
 	pahole dkms
 )
 

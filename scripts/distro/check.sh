@@ -32,15 +32,6 @@ log=$out/distro.log
 : >"$log"
 rc=0
 
-# The build tree the README's `make` uses: Makefile, Kbuild and the sources, copied so the
-# test kernel's objects in the work tree stay untouched.
-stage_src() { # stage_src DIR
-	rm -rf "$1"
-	mkdir -p "$1"
-	(cd "$APMU_TOP" && cp -a Makefile Kbuild drivers include "$1/")
-	find "$1" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
-}
-
 # Every CRC apmu.ko records for an imported symbol must be the kernel's (Module.symvers).
 crcs_match() { # crcs_match KO SYMVERS
 	local n bad
@@ -64,7 +55,7 @@ host_build() { # host_build SERIES
 	ko=$bdir/apmu.ko
 	echo "$dir" >"$out/$name.dir"
 	{
-		stage_src "$bdir"
+		apmu_stage_src "$bdir"
 		apmu_log "distro: $rel: make KDIR=$kdir (cross, W=1, warnings are errors)"
 		if make -s -j"$(nproc)" -C "$bdir" KDIR="$kdir" ARCH=arm64 \
 			CROSS_COMPILE=aarch64-linux-gnu- W=1 KCFLAGS=-Werror \

@@ -1,23 +1,24 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The 32-bit Arm lane with apmu (not part of make check yet): the AArch32 PMUv3 backend
-# on QEMU's AArch32 "max" CPU, counts against the in-tree driver's (arm-intree-in-vm.sh).
+# The 32-bit Arm lane with apmu (make check's arm:apmu section, run by scripts/arm-check.sh):
+# the AArch32 PMUv3 backend on QEMU's AArch32 "max" CPU, counts against the in-tree
+# driver's (arm-intree-in-vm.sh). By hand:
 #
 #   make -C KDIR_ARM M=$PWD ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- W=1 modules
-#   for n in 1000 101000 2200000000; do arm-linux-gnueabihf-gcc -static \
+#   for n in 1000 101000 100000000 2200000000; do arm-linux-gnueabihf-gcc -static \
 #       -nostdlib -DN=$n -o /tmp/arm-loop$n scripts/vm/arm-loop.S; done
 #   scripts/vm-run --arch arm --module apmu.ko scripts/vm/arm-apmu-in-vm.sh \
-#       /tmp/arm-loop1000 /tmp/arm-loop101000 /tmp/arm-loop2200000000
+#       /tmp/arm-loop1000 /tmp/arm-loop101000 /tmp/arm-loop100000000 /tmp/arm-loop2200000000
 #
 # The cycle counter is used here (apmu reads and writes PMCCNTR with the 32-bit MRC/MCR,
-# which QEMU 7.2 implements). The counts past 2^32 take 4.4e9 guest instructions each
-# (about 10 s). Not here: perf record, as Debian's armhf perf needs the kernel's kuser
-# helpers (CONFIG_KUSER_HELPERS, off in the lane's kernel) and segfaults without them.
+# which QEMU 7.2 implements). perf record needs the kernel's kuser helpers (Debian's armhf
+# perf reads its ring buffer with them; CONFIG_KUSER_HELPERS is in the lane's fragment).
+# The counts past 2^32 take 4.4e9 guest instructions each (about 10 s).
 
 . /apmu/vmlib.sh
 section arm:apmu
 echo "TAP version 13"
-echo "1..15"
+echo "1..17"
 P=apmu_armv8_pmuv3
 D=/sys/bus/event_source/devices/$P
 tap 1 "apmu.ko is loaded and registered $P" sh -c "grep -q '^apmu ' /proc/modules && test -d $D"
@@ -62,9 +63,32 @@ tap 11 "plain perf stat (default events, cycles among them) works" sh -c \
 	'perf stat ./arm-loop1000 2>&1 | tee /dev/stderr | grep -q "instructions"'
 tap 12 "rdpmc is refused (no EL0 reads from AArch32)" sh -c \
 	"perf stat -e $P/inst_retired,rdpmc=1/u ./arm-loop1000 2>&1 | grep -q 'not supported'"
+irqs() { grep 'apmu' /proc/interrupts | awk '{ print $2 + $3 }'; }
+# Sampling: every sample comes from apmu's overflow interrupt (at least as many interrupts
+# as samples), and perf report puts arm-loop's hot_loop on top (2e8 instructions). QEMU
+# sees an event counter's overflow only at the next exception, here the timer tick (HZ
+# 100): about 20 samples where 200 are due, and one of them may land in the kernel.
+rec() { # rec MIN_SAMPLES MIN_HOT_LOOP_PERCENT PERF_RECORD_ARGS...
+	min=$1 pct=$2
+	shift 2
+	i0=$(irqs)
+	perf record -o /tmp/rec.data "$@" -- ./arm-loop100000000 >/tmp/rec.out 2>&1 ||
+		{ cat /tmp/rec.out; return 1; }
+	i1=$(irqs)
+	n=$(perf report -i /tmp/rec.data --stats 2>/dev/null |
+	    sed -n 's/.*SAMPLE events: *\([0-9]*\).*/\1/p' | head -n 1)
+	perf report -i /tmp/rec.data --stdio --sort sym 2>/dev/null | grep -v '^#' |
+		grep -v '^$' | head -n 4 | tee /tmp/rep.txt
+	p=$(sed -n 's/^ *\([0-9][0-9]*\)\.[0-9]*%.*hot_loop$/\1/p' /tmp/rep.txt | head -n 1)
+	echo "samples: ${n:-none}, apmu interrupts: $((i1 - i0)), hot_loop: ${p:-0}%"
+	test "${n:-0}" -ge "$min" && test $((i1 - i0)) -ge "$n" && test "${p:-0}" -ge "$pct"
+}
+tapv 13 "perf record -e cycles: the cycle counter's interrupt, hot_loop >= 90% of >= 100" \
+	rec 100 90 -e cycles
+tapv 14 "perf record -e $P/inst_retired/ -c 1000000: an event counter's, hot_loop >= 80% of >= 10" \
+	rec 10 80 -e "$P/inst_retired/" -c 1000000
 # 4400000004 > 2^32. CPU-wide, so no context switch folds the 32-bit counters (armed at
 # 2^31): the overflow interrupt must, twice. Ticks taken at EL0 add a few hundred each.
-irqs() { grep 'apmu' /proc/interrupts | awk '{ print $2 + $3 }'; }
 big() {
 	i0=$(irqs)
 	c=$(perf stat -x, -a -e "$1" -- taskset 1 ./arm-loop2200000000 2>&1 |
@@ -75,10 +99,10 @@ big() {
 	test "$c" -ge 4400000004 && test "$((c - 4400000004))" -lt 10000000 &&
 		test "$((i1 - i0))" -ge 2
 }
-tapv 13 "instructions:u past 2^32 (N=2200000000): 4400000004 plus tick noise" \
+tapv 15 "instructions:u past 2^32 (N=2200000000): 4400000004 plus tick noise" \
 	big instructions:u
-tapv 14 "cycles:u past 2^32 on the 32-bit PMCCNTR" big cycles:u
-tap 15 "rmmod apmu" rmmod apmu
+tapv 16 "cycles:u past 2^32 on the 32-bit PMCCNTR" big cycles:u
+tap 17 "rmmod apmu" rmmod apmu
 echo "# dmesg tail:"; dmesg | tail -n 5 | sed 's/^/# /'
 section_end arm:apmu 0
 exit 0

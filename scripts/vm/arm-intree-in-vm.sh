@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# The 32-bit Arm lane with the in-tree driver (not part of make check yet):
+# The 32-bit Arm lane with the in-tree driver (make check's arm:intree section, run by
+# scripts/arm-check.sh). By hand:
 #
 #   for n in 1000 101000; do arm-linux-gnueabihf-gcc -static -nostdlib -DN=$n \
 #       -o /tmp/arm-loop$n scripts/vm/arm-loop.S; done

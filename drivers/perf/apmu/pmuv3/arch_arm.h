@@ -21,8 +21,11 @@
 #include <linux/of.h>
 #include <asm/cputype.h>
 
+/* (sparse 0.6.4, Debian 12's, has no __has_include) */
+#ifdef __has_include
 #if !__has_include("asm/arm_pmuv3.h")
 #error "apmu on 32-bit Arm needs Linux 6.4 or later (<asm/arm_pmuv3.h>)"
+#endif
 #endif
 
 #ifdef __ASM_PMUV3_H

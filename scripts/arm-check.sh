@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/arm-check.sh: the 32-bit Arm lane of make check. Builds (or reuses) the lane's
+# ARMv7 LPAE kernel (APMU_ARCH=arm scripts/build-kernel.sh, cached like the arm64 one),
+# apmu.ko for it the way apmu.rst tells a 32-bit board owner to (make KDIR=... ARCH=arm
+# CROSS_COMPILE=arm-linux-gnueabihf-, with W=1 and warnings as errors, in build/arm/src: a
+# copy of the sources, so the arm64 objects in the work tree stay untouched), sparse over
+# it, the static armhf loops of scripts/vm/arm-loop.S and the armhf root, then boots
+# `scripts/vm-run --arch arm` with that apmu.ko and runs scripts/vm/arm-apmu-in-vm.sh, and
+# boots it once more with the in-tree driver (--no-apmu) for scripts/vm/arm-intree-in-vm.sh,
+# the counts apmu's must equal.
+#
+# QEMU 7.2's 32-bit boots sometimes hang for good in stop_machine() (apmu.rst, "32-bit Arm
+# lane"). A boot whose script has not started after $boot_timeout seconds is stopped and
+# booted once more, with a TAP diagnostic in arm:build saying so (its console is kept in
+# build/console-arm-hung.log or console-arm-intree-hung.log, outside the counted logs). A
+# hang after the script started is a failure, as on every lane.
+#
+# Writes build/arm.log: the host's TAP section arm:build, then the VM consoles (sections
+# arm:apmu and arm:intree); make check counts it with the others. Run alone (make
+# arm-check), it installs what is missing first and prints the summary itself. Exit
+# status: 0 when the builds passed and both VMs finished their scripts (the TAP results
+# are counted by the caller).
+set -euo pipefail
+APMU_ARCH=arm
+. "$(dirname "$0")/lib.sh"
+
+standalone=0
+if [ -z "${APMU_BUILT:-}" ]; then
+	standalone=1
+	bash "$APMU_TOP/scripts/deps.sh"
+fi
+out=$APMU_TOP/build
+adir=$out/arm
+bdir=$adir/src
+ko=$bdir/apmu.ko
+log=$out/arm.log
+console=$out/console-arm.log
+console_intree=$out/console-arm-intree.log
+# a whole run of an empty script, from packing the initramfs to power-off, takes about 30 s
+boot_timeout=120
+loops=(1000 101000 100000000 2200000000)
+mkdir -p "$adir"
+rm -f "$out"/console-arm*.log
+: >"$log"
+rc=0
+
+is_arm() { readelf -h "$1" 2>/dev/null | grep -q 'Machine:.*ARM$'; }
+
+# The host's checks, as TAP lines 1-6 (section arm:build, written once the VM has run).
+host() {
+	local t0 cached kdir rel sp vm n
+	t0=$(date +%s)
+	cached=""
+	[ ! -f "$(apmu_kdir)/.apmu-done" ] || cached=", cached"
+	if ! kdir=$("$APMU_TOP/scripts/build-kernel.sh"); then
+		echo "not ok 1 the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
+		tail -n 20 "$(apmu_kdir)/build.log" 2>/dev/null | sed 's/^/# /'
+		for n in 2 3 4 5 6; do echo "not ok $n # no kernel"; done
+		return 1
+	fi
+	echo "ok 1 the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
+	echo "# $kdir ($(( $(date +%s) - t0 )) s$cached)"
+	rel=$(cat "$kdir/include/config/kernel.release")
+
+	apmu_stage_src "$bdir"
+	apmu_log "arm: make KDIR=$kdir ARCH=arm (cross, W=1, warnings are errors)"
+	rm -f "$adir/build.log"
+	if make -s -j"$(nproc)" -C "$bdir" KDIR="$kdir" ARCH=arm \
+		CROSS_COMPILE=arm-linux-gnueabihf- W=1 KCFLAGS=-Werror \
+		>"$adir/build.log" 2>&1 && is_arm "$ko" && is_arm "$bdir/apmu_kunit.ko"; then
+		echo "ok 2 make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
+	else
+		echo "not ok 2 make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
+		sed 's/^/# /' "$adir/build.log" | tail -n 30
+	fi
+	# sparse over every object, as scripts/sparse.sh does for arm64 (AArch32 code too)
+	sp=$(make -s -C "$kdir" M="$bdir" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- C=2 \
+		CHECK=sparse modules 2>&1 >/dev/null | grep -E 'warning|error' || true)
+	if [ -z "$sp" ] && [ -f "$ko" ]; then
+		echo "ok 3 sparse clean (C=2, ARCH=arm)"
+	else
+		echo "not ok 3 sparse clean (C=2, ARCH=arm)"
+		echo "${sp:-no apmu.ko}" | sed 's/^/# /' | head -n 40
+	fi
+	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+	echo "# vermagic: $vm"
+	if [ "${vm%% *}" = "$rel" ]; then
+		echo "ok 4 vermagic names $rel"
+	else
+		echo "not ok 4 vermagic names $rel"
+	fi
+
+	rm -f "$adir"/arm-loop*
+	for n in "${loops[@]}"; do
+		arm-linux-gnueabihf-gcc -static -nostdlib -DN="$n" -o "$adir/arm-loop$n" \
+			"$APMU_TOP/scripts/vm/arm-loop.S" 2>&1 | sed 's/^/# /'
+	done
+	n=0
+	for f in "${loops[@]/#/$adir/arm-loop}"; do is_arm "$f" && n=$((n + 1)); done
+	if [ $n = ${#loops[@]} ]; then
+		echo "ok 5 the static armhf loops of arm-loop.S build (N = ${loops[*]})"
+	else
+		echo "not ok 5 the static armhf loops of arm-loop.S build (N = ${loops[*]})"
+	fi
+
+	if "$APMU_TOP/scripts/armhf-root.sh" >"$adir/root" 2>"$adir/root.log"; then
+		echo "ok 6 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
+	else
+		echo "not ok 6 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
+		sed 's/^/# /' "$adir/root.log" | tail -n 20
+		return 1
+	fi
+	[ -f "$ko" ] && [ $n = ${#loops[@]} ]
+}
+
+# vm CONSOLE VM-RUN-OPTIONS... SCRIPT [FILE...]: a boot of the lane's VM, and one more
+# when the first hung before SCRIPT started; notes what happened for arm:build, naming
+# the script by $script
+vm() {
+	local console=$1 hung t0 b r
+	shift
+	hung=${console%.log}-hung.log
+	t0=$(date +%s)
+	for b in 1 2; do
+		r=0
+		APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --arch arm --quiet \
+			--boot-timeout $boot_timeout --log "$console" --timeout 900 "$@" || r=$?
+		[ $r = 125 ] || break
+		if [ $b = 1 ]; then
+			note+=("$script: boot 1 hung: the script had not started after ${boot_timeout} s (QEMU 7.2's stop_machine() hang on 32-bit Arm; console kept in build/${hung##*/}): booted again, once")
+			apmu_log "vm: ${note[-1]}"
+			mv "$console" "$hung"
+		else
+			note+=("$script: boot 2 hung too: the lane fails")
+		fi
+	done
+	note+=("$script: the VM took $(( $(date +%s) - t0 )) s; vm-run exit status $r")
+	[ $r = 0 ]
+}
+
+note=()
+host >"$adir/build.tap" || rc=1
+if [ $rc = 0 ]; then
+	apmu_log "vm: booting the 32-bit Arm VM with apmu (log: $console)"
+	script=arm-apmu-in-vm.sh
+	vm "$console" --module "$ko" "$APMU_TOP/scripts/vm/$script" \
+		"${loops[@]/#/$adir/arm-loop}" || rc=1
+	# the in-tree driver on the same kernel: the counts apmu's must equal
+	apmu_log "vm: booting it with the in-tree driver (log: $console_intree)"
+	script=arm-intree-in-vm.sh
+	vm "$console_intree" --no-apmu "$APMU_TOP/scripts/vm/$script" \
+		"$adir/arm-loop1000" "$adir/arm-loop101000" || rc=1
+fi
+{
+	echo "APMU-SECTION-BEGIN arm:build"
+	echo "TAP version 13"
+	echo "1..6"
+	cat "$adir/build.tap"
+	[ ${#note[@]} = 0 ] || printf '# %s\n' "${note[@]}"
+	echo "APMU-SECTION-END arm:build rc=0"
+	[ ! -f "$console" ] || cat "$console"
+	[ ! -f "$console_intree" ] || cat "$console_intree"
+} >>"$log"
+
+if [ $standalone = 1 ]; then
+	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" arm:build arm:apmu arm:intree || rc=1
+fi
+exit $rc
