@@ -106,25 +106,26 @@ struct apmu_pmu_ops {
 /**
  * struct apmu_cpu - per-CPU state of one PMU instance; touched only on its own CPU
  * @pmu: the instance this state belongs to
+ * @irq: this CPU's overflow SPI, when the PMU has one SPI per CPU; else 0
+ * @irq_requested: @irq is requested
+ * @fold_on: the CPU is online for this instance, so @fold_timer may be started; set and
+ *	     cleared by the hotplug callbacks, read with IRQs off
+ * @fold_timer: on a PMU without an overflow interrupt, folds this CPU's 32-bit counters
+ *		before they can wrap (apmu_fold_timer()); pinned to this CPU, hardirq
  * @used: counter indexes in use
  * @pm_stopped: counter indexes (events' hw.idx) whose running event was stopped by
  *		apmu_cpu_pm_save() and must be restarted by apmu_cpu_pm_restore()
- * @irq: this CPU's overflow SPI, when the PMU has one SPI per CPU; else 0
- * @irq_requested: @irq is requested
- * @fold_timer: on a PMU without an overflow interrupt, folds this CPU's 32-bit counters
- *		before they can wrap (apmu_fold_timer()); pinned to this CPU, hardirq
- * @fold_on: the CPU is online for this instance, so @fold_timer may be started; set and
- *	     cleared by the hotplug callbacks, read with IRQs off
  * @events: the event whose hw.idx is each counter index; &apmu_pmu.nr_idx entries
  */
 struct apmu_cpu {
 	struct apmu_pmu *pmu;
-	DECLARE_BITMAP(used, APMU_MAX_IDX);
-	DECLARE_BITMAP(pm_stopped, APMU_MAX_IDX);
 	int irq;
 	bool irq_requested;
 	bool fold_on;
+	/* cold, so before the bitmaps: @used stays next to @events for the hot paths */
 	struct hrtimer fold_timer;
+	DECLARE_BITMAP(used, APMU_MAX_IDX);
+	DECLARE_BITMAP(pm_stopped, APMU_MAX_IDX);
 	struct perf_event *events[];
 };
 
