@@ -140,7 +140,8 @@ rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	static kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling perf sampling \
 	kunit:apmu_kunit kunit:ktap lifecycle kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
-	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample kselftest:apmu_amu \
+	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample kselftest:apmu_pmu:noirq \
+	kselftest:apmu_amu \
 	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
 	"${distro[@]}" arm:build arm:apmu arm:intree xscale:build xscale:boot xscale:intree || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"

@@ -45,7 +45,7 @@ section_end "$series:lifecycle" 0
 
 # 2. kselftests, 64-bit counters
 begin kselftest:apmu_pmu
-ksft apmu_pmu -F apmu32 -F nosample
+ksft apmu_pmu -F apmu32 -F nosample -F noirq
 section_end "$series:kselftest:apmu_pmu" $?
 begin kselftest:apmu_rdpmc
 ksft apmu_rdpmc -F rdpmc32
@@ -96,7 +96,7 @@ section_end "$series:kunit:apmu_kunit" 0
 rmmod apmu
 if insmod ./apmu.ko long_counters=0; then
 	begin kselftest:apmu_pmu:32bit
-	ksft apmu_pmu -F nosample
+	ksft apmu_pmu -F nosample -F noirq
 	section_end "$series:kselftest:apmu_pmu:32bit" $?
 	for t in apmu_rdpmc apmu_sampling; do
 		begin "kselftest:$t:32bit"

@@ -2,8 +2,8 @@
 /*
  * kselftests for apmu's core PMU, counting: sysfs, exact user-space instruction counts
  * (QEMU -icount makes them deterministic), filters, groups, multiplexing, every listed
- * event, CPU hotplug, the errnos of bad attributes, the 32-bit counter path (apmu32) and
- * the counting-only fallback (nosample).
+ * event, CPU hotplug, the errnos of bad attributes, the 32-bit counter path (apmu32), the
+ * counting-only fallback (nosample) and the PMU without an overflow interrupt (noirq).
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -943,10 +943,26 @@ TEST_F(apmu, exclude_host_and_guest_counts_nothing)
 #define WRAP_PERIOD	0x88000000ULL	/* > 2^31: capped at 2^31 per arming, 2 samples */
 #define WRAP_RING_PAGES	8
 
+/*
+ * Does apmu offer sampling? Not when loaded with sampling=0 (the counting-only fallback)
+ * or overflow_irq=0 (as on a PMU without an overflow interrupt).
+ */
+static int apmu_sampling_offered(void)
+{
+	char buf[8];
+
+	if (!apmu_read_param("sampling", buf, sizeof(buf)) && buf[0] == 'N')
+		return 0;
+	if (!apmu_read_param("overflow_irq", buf, sizeof(buf)) && buf[0] == 'N')
+		return 0;
+	return 1;
+}
+
 FIXTURE(apmu32) {
 	struct apmu_pmu_info pmu;
 	struct apmu_alone alone;
 	int alone_on;
+	int sampling;
 };
 
 FIXTURE_SETUP(apmu32)
@@ -961,6 +977,7 @@ FIXTURE_SETUP(apmu32)
 		SKIP(return, "64-bit event counters: load apmu with long_counters=0 for this");
 	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
 		SKIP(return, "needs a second CPU for the workload to run alone on");
+	self->sampling = apmu_sampling_offered();
 }
 
 FIXTURE_TEARDOWN(apmu32)
@@ -976,13 +993,15 @@ struct wrap_result {
 
 /*
  * One group on @pid/@cpu: cycles:u (the reference), inst_retired:u counting, the same
- * with config1 "long", the same sampling with a period above 2^31, and the context
- * switches. This task runs spin(WRAP_ITERS) alone on cpu1 (apmu_alone_begin()). A CPU-wide
- * event is never restarted by a context switch, so it sees every wrap whatever runs; a
- * task event is restarted at each switch of its task, which hides a lost wrap unless the
- * task ran 2^32 instructions without one. On Linux 6.12 the stopper and the deadline
- * server still preempt a SCHED_FIFO task a few times a second (seen: 1 to 4 switches in
- * 5 s), so the task case is exact either way but only shows the old bug without them.
+ * with config1 "long", the same sampling with a period above 2^31 (when apmu samples;
+ * otherwise its open must fail with EOPNOTSUPP, and the counters are extended by apmu's
+ * fold timer instead of the overflow interrupt), and the context switches. This task
+ * runs spin(WRAP_ITERS) alone on cpu1 (apmu_alone_begin()). A CPU-wide event is never
+ * restarted by a context switch, so it sees every wrap whatever runs; a task event is
+ * restarted at each switch of its task, which hides a lost wrap unless the task ran 2^32
+ * instructions without one. On Linux 6.12 the stopper and the deadline server still
+ * preempt a SCHED_FIFO task a few times a second (seen: 1 to 4 switches in 5 s), so the
+ * task case is exact either way but only shows the old bug without them.
  */
 static void run_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *self,
 		     pid_t pid, int cpu, struct wrap_result *res)
@@ -1002,12 +1021,13 @@ static void run_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *se
 		.config = PERF_COUNT_SW_CONTEXT_SWITCHES,
 	};
 	size_t psz = getpagesize(), size = WRAP_RING_PAGES * psz;
+	uint64_t nr = self->sampling ? 5 : 4;
 	struct { uint64_t nr, v[5]; } r;
 	struct perf_event_mmap_page *pc;
-	int lead, fi, fl, fs, fsw;
+	int lead, fi, fl, fs = -1, fsw;
 	uint64_t head, tail;
 	char *data;
-	void *ring;
+	void *ring = NULL;
 
 	memset(res, 0, sizeof(*res));
 	if (!self->alone_on) {
@@ -1027,10 +1047,15 @@ static void run_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *se
 	attr.config1 = 0;
 	attr.sample_period = WRAP_PERIOD;
 	attr.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_PERIOD;
-	fs = apmu_perf_open(&attr, pid, cpu, lead, 0);
-	ASSERT_GE(fs, 0) TH_LOG("sampling inst_retired: %s", strerror(errno));
-	ring = mmap(NULL, size + psz, PROT_READ | PROT_WRITE, MAP_SHARED, fs, 0);
-	ASSERT_NE(MAP_FAILED, ring);
+	if (self->sampling) {
+		fs = apmu_perf_open(&attr, pid, cpu, lead, 0);
+		ASSERT_GE(fs, 0) TH_LOG("sampling inst_retired: %s", strerror(errno));
+		ring = mmap(NULL, size + psz, PROT_READ | PROT_WRITE, MAP_SHARED, fs, 0);
+		ASSERT_NE(MAP_FAILED, ring);
+	} else {
+		ASSERT_EQ(-1, apmu_perf_open(&attr, pid, cpu, lead, 0));
+		ASSERT_EQ(EOPNOTSUPP, errno) TH_LOG("sampling refused with %s", strerror(errno));
+	}
 	/* a software member: counts switches over exactly the same window */
 	fsw = apmu_perf_open(&sw, pid, cpu, lead, 0);
 	ASSERT_GE(fsw, 0) TH_LOG("context switches: %s", strerror(errno));
@@ -1038,12 +1063,14 @@ static void run_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *se
 	ioctl(lead, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	spin(WRAP_ITERS);
 	ioctl(lead, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
-	ASSERT_EQ((ssize_t)sizeof(r), read(lead, &r, sizeof(r)));
-	ASSERT_EQ(5ULL, r.nr);
-	res->switches = r.v[4];
+	ASSERT_EQ((ssize_t)((nr + 1) * sizeof(uint64_t)), read(lead, &r, sizeof(r)));
+	ASSERT_EQ(nr, r.nr);
+	res->switches = r.v[nr - 1];
 	res->cycles = r.v[0];
 	res->inst = r.v[1];
 	res->inst_long = r.v[2];
+	if (!self->sampling)
+		goto out;
 	res->inst_sampled = r.v[3];
 
 	pc = ring;
@@ -1062,14 +1089,16 @@ static void run_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *se
 		tail += h->size;
 	}
 	munmap(ring, size + psz);
-	close(fsw);
 	close(fs);
+out:
+	close(fsw);
 	close(fl);
 	close(fi);
 	close(lead);
 }
 
-static void check_wrap(struct __test_metadata *_metadata, const struct wrap_result *res)
+static void check_wrap(struct __test_metadata *_metadata, const struct wrap_result *res,
+		       int sampling)
 {
 	TH_LOG("cycles:u %llu, inst_retired:u %llu, long %llu, sampling %llu",
 	       (unsigned long long)res->cycles, (unsigned long long)res->inst,
@@ -1082,6 +1111,8 @@ static void check_wrap(struct __test_metadata *_metadata, const struct wrap_resu
 	/* exact: a lost wrap would be 2^32 short */
 	EXPECT_EQ(res->cycles, res->inst);
 	EXPECT_EQ(res->cycles, res->inst_long);
+	if (!sampling)
+		return;
 	EXPECT_EQ(res->cycles, res->inst_sampled);
 	EXPECT_EQ(res->inst_sampled / WRAP_PERIOD, (uint64_t)res->samples);
 	EXPECT_EQ(0U, res->bad_period);
@@ -1099,7 +1130,7 @@ TEST_F_TIMEOUT(apmu32, task_exact_across_wraps, 180)
 
 	for (run = 0; run < 2; run++) {
 		run_wrap(_metadata, self, 0, -1, &res);
-		check_wrap(_metadata, &res);
+		check_wrap(_metadata, &res, self->sampling);
 		if (!res.switches)
 			break;
 	}
@@ -1111,12 +1142,13 @@ TEST_F_TIMEOUT(apmu32, cpu_wide_exact_across_wraps, 180)
 	struct wrap_result res;
 
 	run_wrap(_metadata, self, -1, 1, &res);
-	check_wrap(_metadata, &res);
+	check_wrap(_metadata, &res, self->sampling);
 }
 
 /*
  * The counting-only fallback (apmu loaded with sampling=0, as when perf_event_overflow()
- * cannot be resolved): sampling is refused, counting still works.
+ * cannot be resolved, or with overflow_irq=0, as on a PMU without an overflow
+ * interrupt): sampling is refused, counting still works.
  */
 FIXTURE(nosample) {
 	struct apmu_pmu_info pmu;
@@ -1129,8 +1161,8 @@ FIXTURE_SETUP(nosample)
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
 	ASSERT_EQ(0, apmu_read_param("sampling", buf, sizeof(buf)));
-	if (buf[0] == 'Y')
-		SKIP(return, "sampling is available: load apmu with sampling=0 to test the fallback");
+	if (apmu_sampling_offered())
+		SKIP(return, "sampling is available: load apmu with sampling=0 or overflow_irq=0");
 }
 
 FIXTURE_TEARDOWN(nosample)
@@ -1169,6 +1201,51 @@ TEST_F(nosample, sampling_refused_counting_exact)
 	b = count_spin(fd, 101000);
 	close(fd);
 	ASSERT_EQ(200000ULL, b - a);
+}
+
+/*
+ * No overflow interrupt (apmu loaded with overflow_irq=0, as on a PMU whose node has
+ * none): none is requested, so /proc/interrupts has no apmu line, and none was taken
+ * (the apmu32 wrap tests, which run before this one, crossed 2^32 several times).
+ */
+FIXTURE(noirq) {
+	struct apmu_pmu_info pmu;
+};
+
+FIXTURE_SETUP(noirq)
+{
+	char buf[8];
+
+	if (apmu_find_pmu(&self->pmu))
+		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
+	if (apmu_read_param("overflow_irq", buf, sizeof(buf)) || buf[0] != 'N')
+		SKIP(return, "apmu uses the overflow interrupt: load it with overflow_irq=0");
+}
+
+FIXTURE_TEARDOWN(noirq)
+{
+}
+
+TEST_F(noirq, no_interrupt_requested_or_taken)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.config = 0x08,
+		.sample_period = 1000000,
+	};
+	char line[512];
+	FILE *f;
+
+	f = fopen("/proc/interrupts", "r");
+	ASSERT_NE(NULL, f);
+	while (fgets(line, sizeof(line), f))
+		EXPECT_EQ(NULL, strstr(line, "apmu")) TH_LOG("%s", line);
+	fclose(f);
+	EXPECT_EQ(0ULL, apmu_irqs());
+	/* an event counter too, not only the cycle counter (nosample) */
+	ASSERT_EQ(-1, apmu_perf_open(&attr, 0, -1, -1, 0));
+	ASSERT_EQ(EOPNOTSUPP, errno);
 }
 
 TEST_HARNESS_MAIN

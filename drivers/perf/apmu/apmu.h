@@ -15,6 +15,7 @@
 #include <linux/bitmap.h>
 #include <linux/cpumask.h>
 #include <linux/device.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/notifier.h>
 #include <linux/perf_event.h>
@@ -32,7 +33,8 @@
  * hw_perf_event.flags: ARMPMU_EVT_64BIT and PERF_EVENT_FLAG_USER_READ_CNT are read by
  * the arch's arch_perf_update_userpage(); the others are apmu's. APMU_HWF_IRQ: the
  * event's overflow interrupt is enabled (sampling, or a 32-bit counter extended in
- * software); the core sets it before &apmu_pmu_ops.enable. APMU_HWF_BACKEND: bits a
+ * software; never without &apmu_pmu.has_irq, where the fold timer extends it); the
+ * core sets it before &apmu_pmu_ops.enable. APMU_HWF_BACKEND: bits a
  * backend's get_idx() reports about the counters it chose (e.g. a PMUv3 CHAIN pair).
  */
 #define APMU_HWF_IRQ		BIT(9)
@@ -104,19 +106,26 @@ struct apmu_pmu_ops {
 /**
  * struct apmu_cpu - per-CPU state of one PMU instance; touched only on its own CPU
  * @pmu: the instance this state belongs to
+ * @irq: this CPU's overflow SPI, when the PMU has one SPI per CPU; else 0
+ * @irq_requested: @irq is requested
+ * @fold_on: the CPU is online for this instance, so @fold_timer may be started; set and
+ *	     cleared by the hotplug callbacks, read with IRQs off
+ * @fold_timer: on a PMU without an overflow interrupt, folds this CPU's 32-bit counters
+ *		before they can wrap (apmu_fold_timer()); pinned to this CPU, hardirq
  * @used: counter indexes in use
  * @pm_stopped: counter indexes (events' hw.idx) whose running event was stopped by
  *		apmu_cpu_pm_save() and must be restarted by apmu_cpu_pm_restore()
- * @irq: this CPU's overflow SPI, when the PMU has one SPI per CPU; else 0
- * @irq_requested: @irq is requested
  * @events: the event whose hw.idx is each counter index; &apmu_pmu.nr_idx entries
  */
 struct apmu_cpu {
 	struct apmu_pmu *pmu;
-	DECLARE_BITMAP(used, APMU_MAX_IDX);
-	DECLARE_BITMAP(pm_stopped, APMU_MAX_IDX);
 	int irq;
 	bool irq_requested;
+	bool fold_on;
+	/* cold, so before the bitmaps: @used stays next to @events for the hot paths */
+	struct hrtimer fold_timer;
+	DECLARE_BITMAP(used, APMU_MAX_IDX);
+	DECLARE_BITMAP(pm_stopped, APMU_MAX_IDX);
 	struct perf_event *events[];
 };
 
@@ -135,7 +144,9 @@ struct apmu_cpu {
  * @info: what @ops->probe found, for the line that announces the PMU
  * @irq: the overflow interrupt when it is one per-CPU PPI, or 0
  * @irq_percpu: @irq is a PPI; otherwise each CPU has its own SPI in &struct apmu_cpu
- * @has_irq: the PMU has an overflow interrupt (sampling needs it)
+ * @has_irq: the PMU has an overflow interrupt, and the overflow_irq parameter lets apmu
+ *	     use it. Without one, sampling is refused and 32-bit counters are folded by
+ *	     each CPU's &apmu_cpu.fold_timer instead
  * @node: cpuhp multi-instance node
  * @cpu_pm_nb: CPU PM notifier: PMU state across core power-down
  *
@@ -201,6 +212,9 @@ void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_cpu_reinit(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_cpu_quiesce(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 u64 apmu_event_update(struct perf_event *event);
+enum hrtimer_restart apmu_fold_timer(struct hrtimer *timer);
+void apmu_fold_cpu_online(struct apmu_cpu *cpu);
+void apmu_fold_cpu_offline(struct apmu_cpu *cpu);
 extern const struct attribute_group apmu_cpus_group;
 
 /*

@@ -11,6 +11,7 @@
 #define __APMU_COMPAT_H__
 
 #include <linux/bitfield.h>
+#include <linux/hrtimer.h>
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
 #include <linux/sched.h>
@@ -126,6 +127,22 @@ static struct device_attribute format_attr_##name = __ATTR_RO(name)
 	FIELD_GET(GENMASK_ULL(ATTR_CFG_FLD_##name##_HI, ATTR_CFG_FLD_##name##_LO),	\
 		  (attr)->ATTR_CFG_FLD_##name##_CFG)
 #endif
+
+/*
+ * hrtimer_setup() (init and callback in one call) is in 6.13, and hrtimer_init() goes
+ * in 6.15; apmu's supported kernels have only hrtimer_init().
+ */
+static inline void apmu_compat_hrtimer_setup(struct hrtimer *timer,
+					     enum hrtimer_restart (*fn)(struct hrtimer *),
+					     clockid_t clock, enum hrtimer_mode mode)
+{
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
+	hrtimer_setup(timer, fn, clock, mode);
+#else
+	hrtimer_init(timer, clock, mode);
+	timer->function = fn;
+#endif
+}
 
 /*
  * <kunit/visibility.h> (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT) is in 6.2, and in

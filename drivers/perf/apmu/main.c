@@ -99,6 +99,8 @@ MODULE_DEVICE_TABLE(platform, apmu_id_table);
  * (CPUHP_AP_PERF_ONLINE): when this runs on the CPU coming up, perf may already have
  * put events on its counters. So the PMU is made to match them (IRQs off, so none is
  * added meanwhile) rather than blindly reset, and only then is the interrupt enabled.
+ * Without an interrupt, the fold timer is allowed first, so the reinit's restart of
+ * the events starts it.
  */
 static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
@@ -109,6 +111,7 @@ static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 		return 0;
 	/* AP hotplug states run on the CPU coming up: these are its own registers */
 	local_irq_save(flags);
+	apmu_fold_cpu_online(this_cpu_ptr(pmu->hw));
 	apmu_cpu_reinit(pmu, this_cpu_ptr(pmu->hw));
 	local_irq_restore(flags);
 	apmu_irq_cpu_online(pmu, cpu);
@@ -118,9 +121,10 @@ static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 /*
  * The reverse order going down: this runs before perf core removes the CPU's events, so
  * counters that are in use keep counting until perf's del() folds them. Only the
- * interrupt goes now (an overflow meanwhile is folded exactly by del(): half-range
- * arming leaves 2^31 events of slack). A CPU with nothing in use (module unload, or no
- * events) is quiesced: no counter, interrupt, flag or EL0 access left on.
+ * interrupt (or the fold timer) goes now: an overflow meanwhile is folded exactly by
+ * del(), as half-range arming, and the fold period, leave 2^31 events of slack. A CPU
+ * with nothing in use (module unload, or no events) is quiesced: no counter,
+ * interrupt, flag or EL0 access left on.
  */
 static int apmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
@@ -130,6 +134,8 @@ static int apmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 	if (!cpumask_test_cpu(cpu, &pmu->supported_cpus))
 		return 0;
 	apmu_irq_cpu_offline(pmu, cpu);
+	/* and the fold timer of a PMU without one, which must not outlive the CPU */
+	apmu_fold_cpu_offline(this_cpu_ptr(pmu->hw));
 	local_irq_save(flags);
 	apmu_cpu_quiesce(pmu, this_cpu_ptr(pmu->hw));
 	local_irq_restore(flags);

@@ -5,6 +5,7 @@
  * &struct apmu_cpu and, through the backend's &struct apmu_pmu_ops, its counters.
  */
 #include <linux/bitmap.h>
+#include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/overflow.h>
 #include <linux/perf_event.h>
@@ -120,6 +121,36 @@ static void apmu_arm_counting(struct apmu_pmu *pmu, struct perf_event *event)
 	pmu->ops->write_counter(event, start);
 }
 
+/*
+ * The fold period of a PMU without an overflow interrupt. A 32-bit counter folded and
+ * re-armed at half range (APMU_ARM_32BIT) is exact while fewer than 2^32 events happen
+ * between two folds (apmu_event_update() subtracts at 32 bits; a user-space reader
+ * sign-extends at 32 bits and sees a jump at 2^32 past the arming point). The fastest
+ * PMUv3 events count several per cycle (STALL_SLOT counts PMMIR_EL1.SLOTS per cycle;
+ * INST_SPEC up to the decode width): take 16 events per cycle at 5 GHz, 8e10 events/s,
+ * as the worst case. 20 ms is then at most 1.6e9 events, under 2^31: a fold late by a
+ * whole further period (timer slack, a long IRQs-off section, a preempted vCPU) still
+ * sees fewer than 2^32. On slower cores the margin is wider (XScale: 0.6 GHz, one
+ * event per cycle, 2^31 events after 3.4 s). The cost: 50 hardirq callbacks a second on
+ * each CPU with a 32-bit counter running, only on such PMUs.
+ */
+#define APMU_FOLD_PERIOD_NS	(20 * NSEC_PER_MSEC)
+
+/*
+ * A 32-bit counter just started on the calling CPU of a PMU without an overflow
+ * interrupt: make sure its fold timer runs. IRQs are off (perf core's add/start, or
+ * apmu's own hotplug and CPU PM paths), so the callback cannot run meanwhile; it stops
+ * itself once no 32-bit counter runs. Not while the CPU is offline for this instance:
+ * a timer started on a dying CPU would be migrated to another (hrtimers_cpu_dying()),
+ * where it must not touch this CPU's counters.
+ */
+static void apmu_fold_start(struct apmu_cpu *cpu)
+{
+	if (READ_ONCE(cpu->fold_on) && !hrtimer_is_queued(&cpu->fold_timer))
+		hrtimer_start(&cpu->fold_timer, ns_to_ktime(APMU_FOLD_PERIOD_NS),
+			      HRTIMER_MODE_REL_PINNED_HARD);
+}
+
 static void apmu_start(struct perf_event *event, int flags)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
@@ -131,10 +162,15 @@ static void apmu_start(struct perf_event *event, int flags)
 		hwc->flags |= APMU_HWF_IRQ;
 	} else {
 		apmu_arm_counting(pmu, event);
-		if (hwc->flags & ARMPMU_EVT_64BIT)
+		if (hwc->flags & ARMPMU_EVT_64BIT) {
 			hwc->flags &= ~APMU_HWF_IRQ;
-		else
+		} else if (likely(pmu->has_irq)) {
 			hwc->flags |= APMU_HWF_IRQ;
+		} else {
+			/* no interrupt to enable: the CPU's fold timer extends the counter */
+			hwc->flags &= ~APMU_HWF_IRQ;
+			apmu_fold_start(this_cpu_ptr(pmu->hw));
+		}
 	}
 	pmu->ops->enable(event);
 }
@@ -334,6 +370,89 @@ void apmu_cpu_quiesce(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 	apmu_user_access_reset_cpu(cpu);
 }
 
+/**
+ * apmu_fold_timer() - fold a CPU's 32-bit counters on a PMU without an overflow interrupt
+ * @timer: the CPU's &apmu_cpu.fold_timer
+ *
+ * What the overflow interrupt does for a counting event, done every
+ * %APMU_FOLD_PERIOD_NS instead of at the overflow: with the counters stopped (as in
+ * apmu_handle_irq(), so they stay consistent with each other), each running counting
+ * event on a 32-bit counter is folded into its count and re-armed at half range, and
+ * its user page is refreshed for rdpmc readers. 64-bit counters need no fold. A hardirq
+ * timer pinned to its CPU: perf core calls add/del/start/stop/read with IRQs off on the
+ * CPU concerned, and apmu's hotplug and CPU PM callbacks run with IRQs off there too, so
+ * none of them can be interrupted by it, as with the overflow interrupt (perf core's
+ * own multiplexing hrtimer calls into PMUs the same way).
+ *
+ * Return: HRTIMER_RESTART, one period on, while a 32-bit counter runs on the CPU;
+ * HRTIMER_NORESTART when none does (apmu_start() starts the timer again), the CPU is
+ * going offline, or the callback runs on another CPU than its own.
+ */
+enum hrtimer_restart apmu_fold_timer(struct hrtimer *timer)
+{
+	struct apmu_cpu *cpu = container_of(timer, struct apmu_cpu, fold_timer);
+	struct apmu_pmu *pmu = cpu->pmu;
+	bool stopped = false;
+	unsigned int idx;
+
+	if (unlikely(cpu != this_cpu_ptr(pmu->hw) || !READ_ONCE(cpu->fold_on)))
+		return HRTIMER_NORESTART;
+	for_each_set_bit(idx, cpu->used, APMU_MAX_IDX) {
+		struct perf_event *event = cpu->events[idx];
+
+		/* only at hw.idx; 64-bit counters and stopped events need nothing */
+		if (!event || (event->hw.flags & ARMPMU_EVT_64BIT) ||
+		    (event->hw.state & PERF_HES_STOPPED) || is_sampling_event(event))
+			continue;
+		if (!stopped) {
+			apmu_hw_disable(pmu);
+			stopped = true;
+		}
+		apmu_event_update(event);
+		apmu_arm_counting(pmu, event);
+		perf_event_update_userpage(event);
+	}
+	if (!stopped)
+		return HRTIMER_NORESTART;
+	/* the events were in use, and still are: the PMU-wide enable was on */
+	pmu->ops->start(pmu);
+	hrtimer_forward_now(timer, ns_to_ktime(APMU_FOLD_PERIOD_NS));
+	return HRTIMER_RESTART;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_fold_timer);
+
+/**
+ * apmu_fold_cpu_online() - the calling CPU comes online for its instance
+ * @cpu: its state
+ *
+ * From now on apmu_start() may start the CPU's fold timer. Called with IRQs off, before
+ * apmu_cpu_reinit() restarts the events perf core may have put on the counters already.
+ */
+void apmu_fold_cpu_online(struct apmu_cpu *cpu)
+{
+	cpu->fold_on = true;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_online);
+
+/**
+ * apmu_fold_cpu_offline() - the calling CPU goes offline for its instance (or the
+ * instance goes away)
+ * @cpu: its state
+ *
+ * The fold timer is cancelled and not started again until apmu_fold_cpu_online(): a
+ * pinned hrtimer left queued would be migrated to another CPU at CPU death. Counters
+ * still in use count on until perf core's del() folds them, a few milliseconds later at
+ * most, far from 2^32 events. Called from the hotplug callback, in process context on
+ * the CPU (the timer cannot then be running elsewhere), IRQs on.
+ */
+void apmu_fold_cpu_offline(struct apmu_cpu *cpu)
+{
+	/* first, so neither apmu_start() nor the callback queues it again */
+	WRITE_ONCE(cpu->fold_on, false);
+	hrtimer_cancel(&cpu->fold_timer);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_offline);
+
 /*
  * The registers a sample of @event reports. The overflow interrupt is taken some
  * instructions after the overflow (skid), possibly after the task entered the kernel: an
@@ -504,7 +623,7 @@ static int apmu_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	}
 	if (is_sampling_event(event) && !pmu->has_irq) {
-		dev_dbg(pmu->dev, "sampling needs the overflow interrupt, absent from the DT\n");
+		dev_dbg(pmu->dev, "sampling needs the overflow interrupt: none in the DT, or overflow_irq=0\n");
 		return -EOPNOTSUPP;
 	}
 	if (has_branch_stack(event)) {
@@ -541,8 +660,13 @@ int apmu_pmu_alloc_cpus(struct apmu_pmu *pmu)
 				 __alignof__(struct apmu_cpu));
 	if (!pmu->hw)
 		return -ENOMEM;
-	for_each_possible_cpu(cpu)
-		per_cpu_ptr(pmu->hw, cpu)->pmu = pmu;
+	for_each_possible_cpu(cpu) {
+		c = per_cpu_ptr(pmu->hw, cpu);
+		c->pmu = pmu;
+		/* used only without an overflow interrupt, unknown yet (apmu_irq_parse()) */
+		apmu_compat_hrtimer_setup(&c->fold_timer, apmu_fold_timer, CLOCK_MONOTONIC,
+					  HRTIMER_MODE_REL_PINNED_HARD);
+	}
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmu_alloc_cpus);

@@ -7,13 +7,23 @@
  * "interrupt-affinity" phandle list (or, without it, by position). An SPI is routed to
  * its CPU when requested (probe fails if it cannot be) and enabled only while that CPU is
  * online.
+ *
+ * Without an interrupt (none in the node, or the overflow_irq=0 parameter) apmu counts
+ * only: sampling is refused, and each CPU's fold timer keeps 32-bit counters exact
+ * (core.c, apmu_fold_timer()).
  */
 #include <linux/interrupt.h>
 #include <linux/irq.h>
+#include <linux/moduleparam.h>
 #include <linux/of.h>
 #include <linux/platform_device.h>
 
 #include "../apmu.h"
+
+static bool overflow_irq = true;
+module_param(overflow_irq, bool, 0444);
+MODULE_PARM_DESC(overflow_irq,
+		 "use the PMU's overflow interrupt (default Y; N: as if the DT had none: counting only, 32-bit counters folded by a per-CPU timer every 20 ms)");
 
 static int apmu_irq_parse_ppi(struct apmu_pmu *pmu, int irq)
 {
@@ -43,14 +53,7 @@ static int apmu_irq_cpu(struct device *dev, int i, bool has_affinity)
 	return cpu;
 }
 
-/**
- * apmu_irq_parse() - find the overflow interrupt(s) and this PMU's CPUs
- * @pdev: the PMU node's device
- * @pmu: instance; @hw must be allocated (SPIs are recorded per CPU)
- *
- * Return: 0, or a negative errno for a description that cannot work.
- */
-int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
+static int apmu_irq_parse_dt(struct platform_device *pdev, struct apmu_pmu *pmu)
 {
 	struct device *dev = &pdev->dev;
 	bool has_affinity = of_property_present(dev->of_node, "interrupt-affinity");
@@ -58,7 +61,6 @@ int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
 
 	n = platform_irq_count(pdev);
 	if (n <= 0) {
-		dev_info(dev, "no overflow interrupt: counting only, 32-bit counters may wrap\n");
 		cpumask_copy(&pmu->supported_cpus, cpu_possible_mask);
 		return 0;
 	}
@@ -98,6 +100,38 @@ int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
 }
 
 /**
+ * apmu_irq_parse() - find the overflow interrupt(s) and this PMU's CPUs
+ * @pdev: the PMU node's device
+ * @pmu: instance; @hw must be allocated (SPIs are recorded per CPU)
+ *
+ * With overflow_irq=0 the interrupts are still parsed, since they name the PMU's CPUs
+ * (a PPI partition, interrupt-affinity), then forgotten: the PMU is driven exactly as
+ * one whose node has none.
+ *
+ * Return: 0, or a negative errno for a description that cannot work.
+ */
+int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
+{
+	unsigned int cpu;
+	int ret;
+
+	ret = apmu_irq_parse_dt(pdev, pmu);
+	if (ret)
+		return ret;
+	if (pmu->has_irq && !overflow_irq) {
+		pmu->irq = 0;
+		pmu->irq_percpu = false;
+		pmu->has_irq = false;
+		for_each_possible_cpu(cpu)
+			per_cpu_ptr(pmu->hw, cpu)->irq = 0;
+		dev_info(&pdev->dev, "overflow_irq=0: overflow interrupt not used\n");
+	}
+	if (!pmu->has_irq)
+		dev_info(&pdev->dev, "no overflow interrupt: counting only (sampling refused), 32-bit counters folded by a per-CPU timer\n");
+	return 0;
+}
+
+/**
  * apmu_irq_request() - request the overflow interrupt(s), left disabled
  * @pmu: instance
  *
@@ -111,6 +145,8 @@ int apmu_irq_request(struct apmu_pmu *pmu)
 	unsigned int cpu;
 	int ret;
 
+	if (!pmu->has_irq)
+		return 0;
 	if (pmu->irq_percpu) {
 		ret = request_percpu_irq(pmu->irq, apmu_handle_irq, "apmu", pmu->hw);
 		if (ret)
@@ -150,6 +186,8 @@ void apmu_irq_free(struct apmu_pmu *pmu)
 {
 	unsigned int cpu;
 
+	if (!pmu->has_irq)
+		return;
 	if (pmu->irq_percpu) {
 		free_percpu_irq(pmu->irq, pmu->hw);
 		return;

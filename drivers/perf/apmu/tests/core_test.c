@@ -5,6 +5,7 @@
  * the way perf core drives them.
  */
 #include <kunit/test.h>
+#include <linux/hrtimer.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
 #include <linux/percpu.h>
@@ -39,6 +40,8 @@ static struct core_test *core_setup(struct kunit *test, unsigned int n, unsigned
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	apmu_model_pmu_init(&t->pv, lp);
+	/* as the VM's PMU: the overflow interrupt extends 32-bit counters */
+	t->pv.pmu.has_irq = true;
 	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&t->pv.pmu), 0);
 	test->priv = t;
 	cpumask_copy(&t->pv.pmu.supported_cpus, cpu_possible_mask);
@@ -169,6 +172,96 @@ static void counting_32bit_on_v3p5_without_lp(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
+}
+
+/* The fold timer's callback, as the hrtimer core calls it on this CPU */
+static enum hrtimer_restart core_fold(struct core_test *t)
+{
+	enum hrtimer_restart ret;
+
+	local_irq_disable();
+	ret = apmu_fold_timer(&this_cpu_ptr(t->pv.pmu.hw)->fold_timer);
+	local_irq_enable();
+	return ret;
+}
+
+/*
+ * A PMU without an overflow interrupt (none in the DT, or overflow_irq=0): a 32-bit
+ * counting event gets no interrupt enable; starting it starts its CPU's fold timer,
+ * whose callback folds and re-arms the counter at half range: exact across several
+ * 2^32 wraps. A 64-bit counter alone needs no timer, and the callback stops itself
+ * once no 32-bit counter runs. Without the fold, each wrap loses 2^32 (shown first).
+ */
+static void noirq_32bit_folded_by_timer(struct kunit *test)
+{
+	struct core_test *t;
+	struct perf_event *ev, *cyc;
+	struct apmu_cpu *cpu;
+	u64 total = 0, step;
+	int i;
+
+	t = core_setup(test, 6, APMU_PMUVER_V3, true);
+	t->pv.pmu.has_irq = false;
+	ev = core_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
+	cyc = core_event(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, 0);
+	preempt_disable();
+	cpu = this_cpu_ptr(t->pv.pmu.hw);
+	/* offline for the instance (as after core_setup()): the timer is never started */
+	core_add(test, t, ev);
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&cpu->fold_timer));
+	/* no fold: a counter 2^32 + 5 on reads 5 */
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, (1ULL << 32) + 5);
+	t->pv.pmu.pmu.read(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 5);
+	core_del(t, ev);
+	local64_set(&ev->count, 0);
+
+	/* online: a 64-bit counter alone starts no timer; a 32-bit one does, IRQs off */
+	local_irq_disable();
+	apmu_fold_cpu_online(cpu);
+	local_irq_enable();
+	core_add(test, t, cyc);
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&cpu->fold_timer));
+	local_irq_disable();
+	KUNIT_EXPECT_EQ(test, t->pv.pmu.pmu.add(ev, PERF_EF_START), 0);
+	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&cpu->fold_timer));
+	/* the test calls the callback itself from here on */
+	KUNIT_EXPECT_EQ(test, hrtimer_try_to_cancel(&cpu->fold_timer), 1);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, ev->hw.idx, 0);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[0], APMU_ARM_32BIT);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(0) | APMU_CNT_BIT_C);
+
+	/* five folds, each after 2^31 + 2^30 + i events: every one crosses a 2^32 wrap */
+	for (i = 0; i < 5; i++) {
+		step = APMU_ARM_32BIT + (1ULL << 30) + i;
+		apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, step);
+		total += step;
+		KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
+		KUNIT_EXPECT_EQ(test, core_fold(t), HRTIMER_RESTART);
+		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
+		KUNIT_EXPECT_EQ(test, t->m.evcntr[0], APMU_ARM_32BIT);
+		KUNIT_EXPECT_EQ(test, t->m.pmcr & ARMV8_PMU_PMCR_E, ARMV8_PMU_PMCR_E);
+	}
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 12345);
+	t->pv.pmu.pmu.read(ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + 12345);
+	/* a stopped 32-bit event is neither folded nor keeps the timer going */
+	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
+	t->pv.pmu.pmu.stop(ev, PERF_EF_UPDATE);
+	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
+	KUNIT_EXPECT_EQ(test, core_fold(t), HRTIMER_NORESTART);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + 12345);
+	core_del(t, ev);
+	core_del(t, cyc);
+	KUNIT_EXPECT_EQ(test, core_fold(t), HRTIMER_NORESTART);
+	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+	preempt_enable();
+	/* as at CPU offline: nothing left queued before core_exit() frees the instance */
+	apmu_fold_cpu_offline(cpu);
+	KUNIT_EXPECT_FALSE(test, hrtimer_active(&cpu->fold_timer));
 }
 
 /*
@@ -344,6 +437,7 @@ static void foreign_cpu_untouched(struct kunit *test)
 static struct kunit_case apmu_core_cases[] = {
 	KUNIT_CASE(counting_32bit_rearmed_at_half_range),
 	KUNIT_CASE(counting_32bit_on_v3p5_without_lp),
+	KUNIT_CASE(noirq_32bit_folded_by_timer),
 	KUNIT_CASE(cpu_pm_restarts_only_running_events),
 	KUNIT_CASE(online_reinit_keeps_scheduled_events),
 	KUNIT_CASE(user_access_follows_task_context),

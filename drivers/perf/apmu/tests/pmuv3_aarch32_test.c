@@ -77,6 +77,8 @@ static struct a32_test *a32_setup(struct kunit *test, unsigned int n, unsigned i
 {
 	struct a32_test *t = a32_alloc(test, n, perfmon, allow_lp);
 
+	/* with an overflow interrupt, as the 32-bit VM's PMU */
+	t->pv.pmu.has_irq = true;
 	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&t->pv.pmu), 0);
 	test->priv = t;
 	cpumask_copy(&t->pv.pmu.supported_cpus, cpu_possible_mask);

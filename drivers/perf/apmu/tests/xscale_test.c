@@ -40,6 +40,8 @@ static struct xs_test *xs_setup(struct kunit *test, bool v2)
 	apmu_xs_model_init(&t->m, v2);
 	apmu_xs_model_select(&t->m);
 	apmu_xscale_setup(&t->xs, v2, &apmu_xscale_model_ops);
+	/* with an overflow interrupt, as the PXA board's PMU */
+	t->xs.pmu.has_irq = true;
 	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&t->xs.pmu), 0);
 	test->priv = t;
 	cpumask_copy(&t->xs.pmu.supported_cpus, cpu_possible_mask);
