@@ -119,9 +119,14 @@ static void xs_check_power(struct apmu_xs_model *m, const char *when)
 				     n, m->evt[n], when);
 }
 
+/*
+ * PMNC.P (bit 1) and PMNC.C (bit 2) are "Read-unpredictable / Write" in both layouts
+ * (80200 and PXA27x manuals, PMNC): the model reads them as 1, the value that hurts, so a
+ * read-modify-write that does not clear them resets the counters and fails the test.
+ */
 static u32 xs_read_pmnc(struct apmu_xs_model *m)
 {
-	u32 v = m->pmnc & ~(XS_PMNC_P | XS_PMNC_C);
+	u32 v = m->pmnc | XS_PMNC_P | XS_PMNC_C;
 
 	if (m->xscale2)
 		return v;

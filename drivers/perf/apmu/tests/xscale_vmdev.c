@@ -7,7 +7,10 @@
  * pxa_device_pmu). This module registers the same device, with the same interrupt
  * (IRQ_PMU = PXA_IRQ(12) = 28), when none exists, so that apmu's real probe path runs:
  * platform id match, CPU ID, interrupt request, perf_pmu_register(). Unloading it
- * unregisters the device it registered (unbinding apmu first, if still loaded).
+ * unregisters the device it registered, which unbinds apmu if still loaded: remove
+ * apmu.ko first (the lane does). Unloading this module while apmu has events open on
+ * the device is not supported: 6.12's perf core cannot revoke open events, so
+ * perf_pmu_unregister() would leave them pointing at a freed PMU.
  */
 #include <linux/device.h>
 #include <linux/ioport.h>

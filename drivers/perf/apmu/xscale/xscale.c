@@ -16,8 +16,8 @@
  *  - "The counters continue to record events even after they overflow ... software can
  *    extend the count duration beyond 32 bits by counting the number of overflow
  *    interrupts": every counter is 32-bit, so the core arms each event at half range and
- *    folds it in the overflow interrupt (APMU_ARM_32BIT); xs_enable() always enables the
- *    counter's interrupt.
+ *    folds it in the overflow interrupt (APMU_ARM_32BIT); xs_enable() enables the
+ *    counter's interrupt whenever the PMU has one (else the core's fold timer folds it).
  *  - "Power can be saved by selecting event 0xFF for any unused event counter ... When
  *    the performance monitor is not used at all (PMNC.E = 0x0), hardware ensures minimal
  *    power consumption": xs_disable() and xs_reset() select 0xFF for a counter that no
@@ -62,11 +62,13 @@ static const unsigned int xs1_evt_shift[] = { 12, 20 };
 
 /*
  * An XScale1 PMNC value to write back: the flags are write-one-to-clear, so only those in
- * @clear are written as 1 (a read value written back would clear every pending overflow).
+ * @clear are written as 1 (a read value written back would clear every pending overflow);
+ * P and C are "Read-unpredictable / Write" (1 zeroes the counters), so they are written 0.
  */
 static u32 xs1_pmnc_keep(u32 pmnc, unsigned long clear)
 {
-	return (pmnc & ~APMU_XS1_PMNC_FLAG) | FIELD_PREP(APMU_XS1_PMNC_FLAG, xs1_field(clear));
+	pmnc &= ~(APMU_XS1_PMNC_FLAG | APMU_XS_PMNC_P | APMU_XS_PMNC_C);
+	return pmnc | FIELD_PREP(APMU_XS1_PMNC_FLAG, xs1_field(clear));
 }
 
 /**
@@ -106,7 +108,7 @@ static void xs_reset(struct apmu_pmu *pmu)
 		xscale2_write_evtsel(~0U);
 		return;
 	}
-	xscale1_write_pmnc(xscale1_read_pmnc() & ~APMU_XS_PMNC_E);
+	xscale1_write_pmnc(xs1_pmnc_keep(xscale1_read_pmnc(), 0) & ~APMU_XS_PMNC_E);
 	xscale1_write_pmnc(APMU_XS_PMNC_P | APMU_XS_PMNC_C | APMU_XS1_PMNC_FLAG |
 			   APMU_XS1_PMNC_EVT0 | APMU_XS1_PMNC_EVT1);
 }
@@ -123,7 +125,8 @@ static void xs_quiesce(struct apmu_pmu *pmu)
 		xscale2_write_evtsel(~0U);
 		return;
 	}
-	xscale1_write_pmnc(xscale1_read_pmnc() & ~APMU_XS_PMNC_E);
+	/* E off first (the selects change only with it clear), counters kept: P, C 0 */
+	xscale1_write_pmnc(xs1_pmnc_keep(xscale1_read_pmnc(), 0) & ~APMU_XS_PMNC_E);
 	xscale1_write_pmnc(APMU_XS1_PMNC_FLAG | APMU_XS1_PMNC_EVT0 | APMU_XS1_PMNC_EVT1);
 }
 
@@ -241,9 +244,9 @@ static void xs_disable(struct perf_event *event)
 
 /*
  * Does an event run on the calling CPU's counters? Held counters may all be stopped
- * (throttled, or stopped inside perf's bracket). On hardware INTEN says the same (every
- * running event has its interrupt on, xs_enable()), but QEMU's PXA27x reads INTEN as
- * zero (apmu.rst, "ARMv5 XScale lane"), and the core's state costs no CP14 access.
+ * (throttled, or stopped inside perf's bracket). INTEN cannot say: without an overflow
+ * interrupt (overflow_irq=0) running events have none enabled, and QEMU's PXA27x reads
+ * INTEN as zero (apmu.rst, "ARMv5 XScale lane"); the core's state costs no CP14 access.
  */
 static bool xs_running(struct apmu_pmu *pmu)
 {

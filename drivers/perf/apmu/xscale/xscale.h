@@ -37,7 +37,8 @@
 
 /*
  * PMNC (both layouts): E enables every counter, P and C zero the event counters and
- * CCNT (they read as 0), D makes CCNT count once every 64 cycles (apmu leaves it 0).
+ * CCNT when written 1 (they are "Read-unpredictable": a value read is never written back
+ * with them set), D makes CCNT count once every 64 cycles (apmu leaves it 0).
  */
 #define APMU_XS_PMNC_E		BIT(0)
 #define APMU_XS_PMNC_P		BIT(1)
