@@ -370,6 +370,38 @@ void apmu_cpu_quiesce(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 	apmu_user_access_reset_cpu(cpu);
 }
 
+/*
+ * Fold and re-arm the running counting events on 32-bit counters of the calling CPU, with
+ * the counters stopped meanwhile (as in apmu_handle_irq(), so they stay consistent with
+ * each other); 64-bit counters and stopped events need nothing. IRQs off, on the CPU.
+ * Returns whether any was folded, i.e. whether the fold timer is still needed.
+ */
+static bool apmu_fold_cpu(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
+{
+	bool stopped = false;
+	unsigned int idx;
+
+	for_each_set_bit(idx, cpu->used, APMU_MAX_IDX) {
+		struct perf_event *event = cpu->events[idx];
+
+		/* only at hw.idx; 64-bit counters and stopped events need nothing */
+		if (!event || (event->hw.flags & ARMPMU_EVT_64BIT) ||
+		    (event->hw.state & PERF_HES_STOPPED) || is_sampling_event(event))
+			continue;
+		if (!stopped) {
+			apmu_hw_disable(pmu);
+			stopped = true;
+		}
+		apmu_event_update(event);
+		apmu_arm_counting(pmu, event);
+		perf_event_update_userpage(event);
+	}
+	/* the events were in use, and still are: the PMU-wide enable was on */
+	if (stopped)
+		pmu->ops->start(pmu);
+	return stopped;
+}
+
 /**
  * apmu_fold_timer() - fold a CPU's 32-bit counters on a PMU without an overflow interrupt
  * @timer: the CPU's &apmu_cpu.fold_timer
@@ -392,30 +424,11 @@ enum hrtimer_restart apmu_fold_timer(struct hrtimer *timer)
 {
 	struct apmu_cpu *cpu = container_of(timer, struct apmu_cpu, fold_timer);
 	struct apmu_pmu *pmu = cpu->pmu;
-	bool stopped = false;
-	unsigned int idx;
 
 	if (unlikely(cpu != this_cpu_ptr(pmu->hw) || !READ_ONCE(cpu->fold_on)))
 		return HRTIMER_NORESTART;
-	for_each_set_bit(idx, cpu->used, APMU_MAX_IDX) {
-		struct perf_event *event = cpu->events[idx];
-
-		/* only at hw.idx; 64-bit counters and stopped events need nothing */
-		if (!event || (event->hw.flags & ARMPMU_EVT_64BIT) ||
-		    (event->hw.state & PERF_HES_STOPPED) || is_sampling_event(event))
-			continue;
-		if (!stopped) {
-			apmu_hw_disable(pmu);
-			stopped = true;
-		}
-		apmu_event_update(event);
-		apmu_arm_counting(pmu, event);
-		perf_event_update_userpage(event);
-	}
-	if (!stopped)
+	if (!apmu_fold_cpu(pmu, cpu))
 		return HRTIMER_NORESTART;
-	/* the events were in use, and still are: the PMU-wide enable was on */
-	pmu->ops->start(pmu);
 	hrtimer_forward_now(timer, ns_to_ktime(APMU_FOLD_PERIOD_NS));
 	return HRTIMER_RESTART;
 }
@@ -441,15 +454,24 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_online);
  *
  * The fold timer is cancelled and not started again until apmu_fold_cpu_online(): a
  * pinned hrtimer left queued would be migrated to another CPU at CPU death. Counters
- * still in use count on until perf core's del() folds them, a few milliseconds later at
- * most, far from 2^32 events. Called from the hotplug callback, in process context on
- * the CPU (the timer cannot then be running elsewhere), IRQs on.
+ * still in use count on until perf core's del() folds them, after the teardown of the
+ * hotplug states between apmu's and perf's: they are folded and re-armed once more here,
+ * so that they have a whole 2^31 events of slack (APMU_FOLD_PERIOD_NS) from now, not
+ * what the last tick left. Called from the hotplug callback, in process context on the
+ * CPU (the timer cannot then be running elsewhere), IRQs on.
  */
 void apmu_fold_cpu_offline(struct apmu_cpu *cpu)
 {
+	unsigned long flags;
+
 	/* first, so neither apmu_start() nor the callback queues it again */
 	WRITE_ONCE(cpu->fold_on, false);
 	hrtimer_cancel(&cpu->fold_timer);
+	if (cpu->pmu->has_irq)
+		return;
+	local_irq_save(flags);
+	apmu_fold_cpu(cpu->pmu, cpu);
+	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_offline);
 

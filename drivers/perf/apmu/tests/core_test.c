@@ -254,13 +254,40 @@ static void noirq_32bit_folded_by_timer(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, core_fold(t), HRTIMER_NORESTART);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + 12345);
 	core_del(t, ev);
+	total += 12345;
+
+	/*
+	 * CPU offline with the timer queued: it is cancelled, the running counter is folded
+	 * and re-armed once more (a fresh 2^31 of slack until perf's del()), and a 32-bit
+	 * event started meanwhile does not queue the timer again.
+	 */
+	local_irq_disable();
+	KUNIT_EXPECT_EQ(test, t->pv.pmu.pmu.add(ev, PERF_EF_START), 0);
+	KUNIT_EXPECT_TRUE(test, hrtimer_is_queued(&cpu->fold_timer));
+	local_irq_enable();
+	step = APMU_ARM_32BIT + (1ULL << 30);
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, step);
+	apmu_fold_cpu_offline(cpu);
+	KUNIT_EXPECT_FALSE(test, hrtimer_active(&cpu->fold_timer));
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + step);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[0], APMU_ARM_32BIT);
+	local_irq_disable();
+	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
+	t->pv.pmu.pmu.stop(ev, PERF_EF_UPDATE);
+	t->pv.pmu.pmu.start(ev, PERF_EF_RELOAD);
+	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
+	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&cpu->fold_timer));
+	local_irq_enable();
+	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 7);
+	core_del(t, ev);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + step + 7);
+
 	core_del(t, cyc);
 	KUNIT_EXPECT_EQ(test, core_fold(t), HRTIMER_NORESTART);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
-	/* as at CPU offline: nothing left queued before core_exit() frees the instance */
-	apmu_fold_cpu_offline(cpu);
+	/* nothing left queued before core_exit() frees the instance */
 	KUNIT_EXPECT_FALSE(test, hrtimer_active(&cpu->fold_timer));
 }
 
