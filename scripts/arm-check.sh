@@ -17,8 +17,13 @@
 # build/console-arm-hung.log or console-arm-intree-hung.log, outside the counted logs). A
 # hang after the script started is a failure, as on every lane.
 #
+# The VM with apmu also runs apmu_kunit.ko's KUnit suites (arm:kunit) and the kselftests,
+# built static for armhf with the kernel's lib.mk into build/arm/kselftest_install
+# (arm:kselftest:apmu_pmu, arm:kselftest:apmu_rdpmc, arm:kselftest:apmu_sampling), and
+# apmu_pmu's 32-bit wrap tests again with overflow_irq=0 (arm:kselftest:apmu_pmu:noirq).
+#
 # Writes build/arm.log: the host's TAP section arm:build, then the VM consoles (sections
-# arm:apmu and arm:intree); make check counts it with the others. Run alone (make
+# arm:apmu, arm:kunit, arm:kselftest:* and arm:intree); make check counts it with the others. Run alone (make
 # arm-check), it installs what is missing first and prints the summary itself. Exit
 # status: 0 when the builds passed and both VMs finished their scripts (the TAP results
 # are counted by the caller).
@@ -57,7 +62,7 @@ host() {
 	if ! kdir=$("$APMU_TOP/scripts/build-kernel.sh"); then
 		echo "not ok 1 the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
 		tail -n 20 "$(apmu_kdir)/build.log" 2>/dev/null | sed 's/^/# /'
-		for n in 2 3 4 5 6; do echo "not ok $n # no kernel"; done
+		for n in 2 3 4 5 6 7; do echo "not ok $n # no kernel"; done
 		return 1
 	fi
 	echo "ok 1 the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
@@ -110,7 +115,21 @@ host() {
 	else
 		echo "not ok 6 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
 		sed 's/^/# /' "$adir/root.log" | tail -n 20
+		echo "not ok 7 # no armhf root: the kselftests not built"
 		return 1
+	fi
+
+	# apmu's kselftests static for armhf, the kernel's way as for arm64 (scripts/lib.sh,
+	# apmu_ksft_install), into their own install directory: arm64's stays
+	if apmu_ksft_install "$kdir" "$adir/ksft-tree" "$adir/kselftest_install" \
+		"$adir/kselftest.log" && is_arm "$adir/kselftest_install/apmu/apmu_pmu" &&
+		is_arm "$adir/kselftest_install/apmu/apmu_rdpmc" &&
+		is_arm "$adir/kselftest_install/apmu/apmu_sampling"; then
+		echo "ok 7 the kselftests build static for armhf (lib.mk, kselftest installer)"
+	else
+		echo "not ok 7 the kselftests build static for armhf (lib.mk, kselftest installer)"
+		sed 's/^/# /' "$adir/kselftest.log" | tail -n 30
+		rm -rf "$adir/kselftest_install"
 	fi
 	[ -f "$ko" ] && [ $n = ${#loops[@]} ]
 }
@@ -145,8 +164,10 @@ host >"$adir/build.tap" || rc=1
 if [ $rc = 0 ]; then
 	apmu_log "vm: booting the 32-bit Arm VM with apmu (log: $console)"
 	script=arm-apmu-in-vm.sh
+	ksft=()
+	[ ! -d "$adir/kselftest_install" ] || ksft=("$adir/kselftest_install")
 	vm "$console" --module "$ko" "$APMU_TOP/scripts/vm/$script" \
-		"${loops[@]/#/$adir/arm-loop}" || rc=1
+		"${loops[@]/#/$adir/arm-loop}" "$bdir/apmu_kunit.ko" "${ksft[@]}" || rc=1
 	# the in-tree driver on the same kernel: the counts apmu's must equal
 	apmu_log "vm: booting it with the in-tree driver (log: $console_intree)"
 	script=arm-intree-in-vm.sh
@@ -156,7 +177,7 @@ fi
 {
 	echo "APMU-SECTION-BEGIN arm:build"
 	echo "TAP version 13"
-	echo "1..6"
+	echo "1..7"
 	cat "$adir/build.tap"
 	[ ${#note[@]} = 0 ] || printf '# %s\n' "${note[@]}"
 	echo "APMU-SECTION-END arm:build rc=0"
@@ -165,6 +186,8 @@ fi
 } >>"$log"
 
 if [ $standalone = 1 ]; then
-	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" arm:build arm:apmu arm:intree || rc=1
+	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" arm:build arm:apmu arm:kunit \
+		arm:kselftest:apmu_pmu arm:kselftest:apmu_rdpmc arm:kselftest:apmu_sampling \
+		arm:kselftest:apmu_pmu:noirq arm:intree || rc=1
 fi
 exit $rc

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # The 32-bit lane's root: Debian's armhf busybox-static and linux-perf (with the shared
-# libraries perf links) unpacked into a directory for the VM's initramfs, as
+# libraries perf links), plus coreutils' GNU timeout (the kselftest runner calls `timeout
+# --foreground`, which busybox's lacks), unpacked into a directory for the VM's initramfs, as
 # scripts/arm64-root.sh does for arm64, from the same Debian release. The packages are
 # downloaded with apt and unpacked with dpkg-deb; nothing is installed on the host.
 # Prints the root's path; the cache key is the package list, their versions and this script.
@@ -12,7 +13,7 @@ set -euo pipefail
 arch=armhf
 triplet=arm-linux-gnueabihf
 pkgs=(
-	busybox-static linux-perf
+	busybox-static linux-perf coreutils
 	libc6 libgcc-s1 libstdc++6 zlib1g liblzma5 libzstd1 libbz2-1.0 libcap2 libcrypt1
 	libelf1 libdw1 libnuma1 libslang2 libunwind8 libbabeltrace1 libglib2.0-0 libpcre2-8-0
 	libuuid1 libopencsd1 libperl5.36 libpython3.11 libexpat1 libffi8 libmount1 libselinux1
@@ -54,6 +55,11 @@ mkdir -p "$root"
 for p in "${pkgs[@]}"; do
 	deb=$(ls -t "$debs/${p}_"*_"$arch".deb 2>/dev/null | head -n 1)
 	[ -n "$deb" ] || apmu_die "no .deb for $p:$arch"
+	if [ "$p" = coreutils ]; then
+		# timeout only: the rest of the VM's tools stay busybox's
+		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$root" ./usr/bin/timeout
+		continue
+	fi
 	dpkg-deb -x "$deb" "$root"
 done
 # Debian 12 is merged-/usr: the packages' /lib files belong in /usr/lib.

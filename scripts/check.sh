@@ -143,7 +143,9 @@ python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample kselftest:apmu_pmu:noirq \
 	kselftest:apmu_amu \
 	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
-	"${distro[@]}" arm:build arm:apmu arm:intree xscale:build xscale:boot xscale:intree || rc=$?
+	"${distro[@]}" arm:build arm:apmu arm:kunit arm:kselftest:apmu_pmu arm:kselftest:apmu_rdpmc \
+	arm:kselftest:apmu_sampling arm:kselftest:apmu_pmu:noirq arm:intree xscale:build xscale:boot \
+	xscale:intree || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"
 if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
 	echo "FAILED: console logs kept in $out (console*.log)" >&2

@@ -55,3 +55,35 @@ apmu_stage_src() { # apmu_stage_src DIR
 	(cd "$APMU_TOP" && cp -a Makefile Kbuild drivers include "$1/")
 	find "$1" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
 }
+
+# The kselftests the kernel's way (as KernelCI and LKFT build them): selftests/apmu placed
+# at tools/testing/selftests/apmu of the kernel tree, built by its lib.mk and installed by
+# its installer, which writes run_kselftest.sh and kselftest-list.txt, static for $ARCH
+# with $CROSS_COMPILE. The kernel source is a shared cache and stays untouched: TREE is a
+# shadow of it made of symlinks (top-level entries of the source, KDIR's installed UAPI
+# headers as usr/, and apmu/ as per-file symlinks, so `include ../lib.mk` finds the
+# shadow's lib.mk). Each architecture has its own TREE (its own UAPI headers) and INSTALL.
+apmu_ksft_install() { # apmu_ksft_install KDIR TREE INSTALL LOG
+	local kdir=$1 tree=$2 install=$3 log=$4 src sdir e f
+	src=$(readlink -f "$kdir/source")
+	sdir=$tree/tools/testing/selftests
+	mkdir -p "$sdir/apmu"
+	for e in "$src"/*; do
+		[ "${e##*/}" = tools ] || ln -sfn "$e" "$tree/"
+	done
+	ln -sfn "$kdir/usr" "$tree/usr"
+	for e in "$src"/tools/*; do
+		[ "${e##*/}" = testing ] || ln -sfn "$e" "$tree/tools/"
+	done
+	for e in "$src"/tools/testing/selftests/*; do
+		ln -sfn "$e" "$sdir/"
+	done
+	find "$sdir/apmu" -maxdepth 1 -type l -delete
+	for f in "$APMU_TOP"/selftests/apmu/{Makefile,config,settings,*.c,*.h}; do
+		ln -s "$f" "$sdir/apmu/"
+	done
+	rm -rf "$install"
+	make -s -C "$sdir" TARGETS=apmu ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
+		USERCFLAGS=-Werror INSTALL_PATH="$install" install >"$log" 2>&1 &&
+		grep -qx apmu:apmu_pmu "$install/kselftest-list.txt"
+}

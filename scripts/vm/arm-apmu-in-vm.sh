@@ -8,7 +8,11 @@
 #   for n in 1000 101000 100000000 2200000000; do arm-linux-gnueabihf-gcc -static \
 #       -nostdlib -DN=$n -o /tmp/arm-loop$n scripts/vm/arm-loop.S; done
 #   scripts/vm-run --arch arm --module apmu.ko scripts/vm/arm-apmu-in-vm.sh \
-#       /tmp/arm-loop1000 /tmp/arm-loop101000 /tmp/arm-loop100000000 /tmp/arm-loop2200000000
+#       /tmp/arm-loop1000 /tmp/arm-loop101000 /tmp/arm-loop100000000 /tmp/arm-loop2200000000 \
+#       apmu_kunit.ko build/arm/kselftest_install
+#
+# Then, in the same VM, the KUnit suites (arm:kunit) and, when the armhf kselftest install
+# directory is given, the kselftests (arm:kselftest:*); scripts/arm-check.sh builds both.
 #
 # The cycle counter is used here (apmu reads and writes PMCCNTR with the 32-bit MRC/MCR,
 # which QEMU 7.2 implements). perf record needs the kernel's kuser helpers (Debian's armhf
@@ -105,4 +109,58 @@ tapv 16 "cycles:u past 2^32 on the 32-bit PMCCNTR" big cycles:u
 tap 17 "rmmod apmu" rmmod apmu
 echo "# dmesg tail:"; dmesg | tail -n 5 | sed 's/^/# /'
 section_end arm:apmu 0
+
+# The KUnit suites of apmu_kunit.ko built for arm (build/arm/src), loaded after apmu.ko as
+# on arm64 (check-in-vm.sh's kunit:apmu_kunit): loading runs them, debugfs keeps each
+# suite's KTAP, joined here into one KTAP document, suites numbered 1..n.
+section arm:kunit
+if insmod ./apmu.ko && insmod ./apmu_kunit.ko; then
+	echo "KTAP version 1"
+	n=0
+	for d in /sys/kernel/debug/kunit/apmu_*; do
+		[ -f "$d/results" ] && n=$((n + 1))
+	done
+	echo "1..$n"
+	i=0
+	for d in /sys/kernel/debug/kunit/apmu_*; do
+		[ -f "$d/results" ] || continue
+		i=$((i + 1))
+		sed -n "/^KTAP version/d; /^1\.\.1\$/d; s/^ok 1 /ok $i /; s/^not ok 1 /not ok $i /; p" \
+			"$d/results"
+	done
+	rc=0
+	rmmod apmu_kunit || rc=1
+	rmmod apmu || rc=1
+	section_end arm:kunit $rc
+else
+	echo "1..1"
+	echo "not ok 1 insmod apmu.ko and apmu_kunit.ko"
+	section_end arm:kunit 1
+fi
+
+# The kselftest programs built static for armhf (build/arm/kselftest_install), through the
+# kernel's run_kselftest.sh, with apmu loaded, as on arm64. Given only when arm-check.sh
+# passes them (the install directory, as a FILE).
+if [ -d ./kselftest_install ]; then
+	insmod ./apmu.ko
+	for t in apmu_pmu apmu_rdpmc apmu_sampling; do
+		section "arm:kselftest:$t"
+		ksft $t
+		section_end "arm:kselftest:$t" $?
+	done
+	rmmod apmu
+	# Without the overflow interrupt: the 32-bit counters (all of them here, PMCCNTR
+	# included) are folded by the per-CPU timer; the wrap tests must stay exact.
+	section "arm:kselftest:apmu_pmu:noirq"
+	if insmod ./apmu.ko overflow_irq=0; then
+		ksft apmu_pmu -f apmu32 -f noirq
+		rc=$?
+		rmmod apmu || rc=1
+	else
+		echo "1..1"
+		echo "not ok 1 insmod apmu.ko overflow_irq=0"
+		rc=1
+	fi
+	section_end "arm:kselftest:apmu_pmu:noirq" $rc
+fi
 exit 0

@@ -50,7 +50,8 @@ static void ring_scan(void *base, uint64_t period, struct ring_stats *st)
 	size_t psz = getpagesize(), size = RING_PAGES * psz;
 	char *data = (char *)base + psz;
 	uint64_t head = pc->data_head, tail = pc->data_tail;
-	uintptr_t lo = (uintptr_t)spin, hi = lo + 64;
+	/* a Thumb function's address has bit 0 set (armhf builds T32): not its first PC */
+	uintptr_t lo = (uintptr_t)spin & ~(uintptr_t)1, hi = lo + 64;
 
 	__sync_synchronize();
 	memset(st, 0, sizeof(*st));
@@ -165,7 +166,7 @@ static void open_sampling(struct __test_metadata *_metadata, FIXTURE_DATA(sampli
 	ASSERT_GE(self->fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
 	p = mmap(NULL, (RING_PAGES + 1) * getpagesize(), PROT_READ | PROT_WRITE, MAP_SHARED,
 		 self->fd, 0);
-	ASSERT_NE(MAP_FAILED, p);
+	ASSERT_TRUE(p != MAP_FAILED);
 	self->ring = p;
 }
 
@@ -303,7 +304,7 @@ TEST_F(sampling, group_read_in_samples)
 	ASSERT_GE(sib, 0) TH_LOG("sibling: %s", strerror(errno));
 	self->ring = mmap(NULL, (RING_PAGES + 1) * psz, PROT_READ | PROT_WRITE, MAP_SHARED,
 			  self->fd, 0);
-	ASSERT_NE(MAP_FAILED, self->ring);
+	ASSERT_TRUE(self->ring != MAP_FAILED);
 	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
 	spin(5000000);
 	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);

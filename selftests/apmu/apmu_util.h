@@ -84,11 +84,21 @@ static inline int apmu_find_pmu(struct apmu_pmu_info *pmu)
 	return ret;
 }
 
-/* Exactly 2 instructions per iteration (subs, b.ne), whatever the compiler does around. */
+/*
+ * Exactly 2 instructions per iteration (subs, b.ne; on 32-bit Arm subs, bne, in A32 or
+ * T32 alike), whatever the compiler does around, so the counts are the same on both.
+ */
 static void __attribute__((noinline, unused)) spin(unsigned long n)
 {
+#ifdef __aarch64__
 	asm volatile("1:	subs	%0, %0, #1\n"
 		     "	b.ne	1b\n" : "+r" (n) : : "cc");
+#elif defined(__arm__)
+	asm volatile("1:	subs	%0, %0, #1\n"
+		     "	bne	1b\n" : "+r" (n) : : "cc");
+#else
+#error "apmu's kselftests are for arm64 and 32-bit Arm"
+#endif
 }
 
 /* User-space instructions retired around spin(n), counted by @fd. */
@@ -243,10 +253,18 @@ static inline int apmu_drop_privileges(void)
 	return geteuid() == APMU_UNPRIV_UID ? 0 : -1;
 }
 
-/* arm64 kernel addresses have the top bits set (TTBR1); user ones are below 2^52 */
+/*
+ * arm64 kernel addresses have the top bits set (TTBR1); user ones are below 2^52. On
+ * 32-bit Arm (3G/1G split, modules just below PAGE_OFFSET) the kernel's are from
+ * 0xbf000000 on, user ones below TASK_SIZE, 0xbf000000.
+ */
 static inline int apmu_is_kernel_addr(uint64_t addr)
 {
+#ifdef __aarch64__
 	return addr >= 0xffff000000000000ULL;
+#else
+	return addr >= 0xbf000000ULL && addr <= 0xffffffffULL;
+#endif
 }
 
 /*

@@ -10,8 +10,13 @@
 
 void __attribute__((noinline)) hot_loop(unsigned long n)
 {
+#ifdef __aarch64__
 	asm volatile("1:	subs	%0, %0, #1\n"
 		     "	b.ne	1b\n" : "+r" (n) : : "cc");
+#else	/* 32-bit Arm: subs, bne */
+	asm volatile("1:	subs	%0, %0, #1\n"
+		     "	bne	1b\n" : "+r" (n) : : "cc");
+#endif
 }
 
 int main(int argc, char **argv)
