@@ -32,25 +32,8 @@ static inline u64 apmu_counter_value(struct hw_perf_event *hwc, u64 raw)
 	return hwc->flags & ARMPMU_EVT_64BIT ? raw : (u64)(s64)(s32)raw;
 }
 
-/**
- * apmu_event_update() - fold the counter's progress since the last read into the count
- * @event: a counting event on this CPU
- *
- * The subtraction is done at the counter's width, so it is exact while fewer than 2^width
- * events happened since the last update. Every event that can wrap between updates is
- * armed at most half a range before its overflow (APMU_ARM_32BIT, apmu_set_period()) and
- * folded and re-armed by the overflow interrupt, which so has half a range of slack. A
- * sampling event's period_left shrinks by the same amount.
- *
- * Every caller runs on the event's CPU with IRQs off (perf's read, stop and del, and the
- * overflow handler), and apmu's overflow interrupt is an ordinary IRQ, never a
- * pseudo-NMI; perf core too writes count and period_left only there (reset, period
- * changes). Nothing can update the three fields between the reads and the writes below,
- * so they are plain: no compare-and-exchange loop (the in-tree driver has one, for its
- * NMI) and no atomic add.
- * Return: the counter value now.
- */
-u64 apmu_event_update(struct perf_event *event)
+/* apmu_event_update(), inlined where it is the whole path (read) or in a loop (the handler) */
+static __always_inline u64 apmu_fold(struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
@@ -65,11 +48,34 @@ u64 apmu_event_update(struct perf_event *event)
 	local64_set(&hwc->period_left, local64_read(&hwc->period_left) - delta);
 	return now;
 }
+
+/**
+ * apmu_event_update() - fold the counter's progress since the last read into the count
+ * @event: a counting event on this CPU
+ *
+ * The subtraction is done at the counter's width, so it is exact while fewer than 2^width
+ * events happened since the last update. Every event that can wrap between updates is
+ * armed at most half a range before its overflow (APMU_ARM_32BIT, apmu_set_period()) and
+ * folded and re-armed by the overflow interrupt, which so has half a range of slack. A
+ * sampling event's period_left shrinks by the same amount.
+ *
+ * Every caller runs on the event's CPU with IRQs off (perf's read, stop and del, and the
+ * overflow handler), and apmu's overflow interrupt is an ordinary IRQ, never a
+ * pseudo-NMI; perf core too writes count and period_left only there (reset, period
+ * changes). Nothing can update the three fields between the reads and the writes here,
+ * so they are plain: no compare-and-exchange loop (the in-tree driver has one, for its
+ * NMI) and no atomic add.
+ * Return: the counter value now.
+ */
+u64 apmu_event_update(struct perf_event *event)
+{
+	return apmu_fold(event);
+}
 EXPORT_SYMBOL_IF_KUNIT(apmu_event_update);
 
 static void apmu_read(struct perf_event *event)
 {
-	apmu_event_update(event);
+	apmu_fold(event);
 }
 
 /**
@@ -430,7 +436,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 		if (!event)
 			continue;
 		hwc = &event->hw;
-		apmu_event_update(event);
+		apmu_fold(event);
 		if (!is_sampling_event(event)) {
 			apmu_arm_counting(pmu, event);
 			perf_event_update_userpage(event);
