@@ -4,7 +4,8 @@
 # Build (or reuse) the arm64 test kernel from Debian's linux-source-6.12 with
 # scripts/kconfig/apmu-test.config. Prints the build directory (the KDIR for modules).
 # APMU_ARCH=arm builds the 32-bit lane's kernel instead (scripts/kconfig/apmu-test-arm.config,
-# zImage, arm-linux-gnueabihf-), cached next to it under its own key.
+# zImage, arm-linux-gnueabihf-), cached next to it under its own key; APMU_FLAVOUR=bench
+# the arm64 bench kernel (scripts/kconfig/apmu-bench.config: no lock debugging), likewise.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
@@ -15,12 +16,14 @@ frag=$(apmu_kernel_fragment)
 image=$(apmu_kernel_image)
 mkdir -p "$APMU_CACHE/src"
 
-# One lock per architecture, so a cold arm build never holds up the (cached) arm64 one;
-# the source tree they share is unpacked under arm64's lock.
-if [ "$APMU_ARCH" = arm64 ]; then
-	exec 9>"$APMU_CACHE/.kernel.lock"
-else
+# One lock per architecture and flavour, so a cold arm or bench build never holds up the
+# (cached) arm64 test one; the source tree they share is unpacked under the latter's lock.
+if [ "$APMU_ARCH" != arm64 ]; then
 	exec 9>"$APMU_CACHE/.kernel-$APMU_ARCH.lock"
+elif [ "$APMU_FLAVOUR" != test ]; then
+	exec 9>"$APMU_CACHE/.kernel-$APMU_FLAVOUR.lock"
+else
+	exec 9>"$APMU_CACHE/.kernel.lock"
 fi
 flock 9
 
@@ -30,7 +33,7 @@ if [ -f "$out/.apmu-done" ]; then
 	exit 0
 fi
 
-if [ ! -f "$src/Makefile" ] && [ "$APMU_ARCH" != arm64 ]; then
+if [ ! -f "$src/Makefile" ] && { [ "$APMU_ARCH" != arm64 ] || [ "$APMU_FLAVOUR" != test ]; }; then
 	exec 8>"$APMU_CACHE/.kernel.lock"
 	flock 8
 fi
@@ -49,11 +52,21 @@ mkdir -p "$out"
 apmu_log "kernel: configuring (allnoconfig + $(basename "$frag")) in $out"
 make -s -C "$src" O="$out" KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
 
-# Kconfig silently drops symbols whose dependencies are not met: insist on every line.
+# Kconfig silently drops symbols whose dependencies are not met: insist on every line. A
+# "# CONFIG_X is not set" line holds when X is not y or m (a symbol whose dependencies
+# are not met is not written at all).
 bad=0
 while IFS= read -r line; do
-	case "$line" in ''|'#'*) continue ;; esac
-	grep -qxF -- "$line" "$out/.config" || { echo "kconfig: not honoured: $line" >&2; bad=1; }
+	case "$line" in
+	'# CONFIG_'*' is not set')
+		sym=${line#\# }
+		sym=${sym% is not set}
+		grep -q "^$sym=" "$out/.config" || continue ;;
+	''|'#'*) continue ;;
+	*) grep -qxF -- "$line" "$out/.config" && continue ;;
+	esac
+	echo "kconfig: not honoured: $line" >&2
+	bad=1
 done <"$frag"
 [ $bad -eq 0 ] || apmu_die "the config fragment does not apply to linux-source $ver"
 

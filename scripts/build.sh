@@ -4,15 +4,25 @@
 # Build everything the VM runs: the test kernel (cached), apmu.ko and apmu_kunit.ko with
 # W=1 and warnings as errors, and the kselftests (static aarch64, installed by the kernel's
 # kselftest installer into build/kselftest_install). Prints the KDIR.
+# APMU_FLAVOUR=bench: the same for the bench kernel, whose modules are built from a copy
+# of the sources in build/bench (apmu_module_dir), so the tree's own *.ko stay the test
+# kernel's.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 kdir=$("$APMU_TOP/scripts/build-kernel.sh")
+mdir=$(apmu_module_dir)
+if [ "$mdir" != "$APMU_TOP" ]; then
+	mkdir -p "$mdir"
+	rsync -a --delete --exclude='*.o' --exclude='.*.cmd' "$APMU_TOP/drivers" \
+		"$APMU_TOP/include" "$mdir/"
+	cp "$APMU_TOP/Kbuild" "$mdir/"
+fi
 
-apmu_log "module: make -C $kdir M=$APMU_TOP W=1 (warnings are errors)"
-make -s -C "$kdir" M="$APMU_TOP" W=1 KCFLAGS=-Werror modules >&2
+apmu_log "module: make -C $kdir M=$mdir W=1 (warnings are errors)"
+make -s -C "$kdir" M="$mdir" W=1 KCFLAGS=-Werror modules >&2
 for ko in apmu.ko apmu_kunit.ko; do
-	[ -f "$APMU_TOP/$ko" ] || apmu_die "module build produced no $ko"
+	[ -f "$mdir/$ko" ] || apmu_die "module build produced no $ko"
 done
 
 # The kselftests (scripts/lib.sh, apmu_ksft_install), static aarch64

@@ -13,6 +13,17 @@ arm) ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- ;;
 *) printf 'error: APMU_ARCH=%s: arm64 or arm\n' "$APMU_ARCH" >&2; exit 1 ;;
 esac
 export APMU_ARCH ARCH CROSS_COMPILE
+# The kernel flavour: test (the default: lock, atomic and preempt debugging on, what make
+# check runs) or bench (the same fragment without them, for make bench: figures near a
+# production kernel's). bench is arm64 only; each flavour has its own fragment and cache.
+APMU_FLAVOUR=${APMU_FLAVOUR:-test}
+case "$APMU_FLAVOUR" in
+test) ;;
+bench) [ "$APMU_ARCH" = arm64 ] ||
+	{ printf 'error: APMU_FLAVOUR=bench is for APMU_ARCH=arm64 only\n' >&2; exit 1; } ;;
+*) printf 'error: APMU_FLAVOUR=%s: test or bench\n' "$APMU_FLAVOUR" >&2; exit 1 ;;
+esac
+export APMU_FLAVOUR
 
 apmu_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 apmu_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -22,23 +33,39 @@ apmu_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 # Bump APMU_KERNEL_RECIPE when scripts/build-kernel.sh changes what it produces.
 APMU_KERNEL_RECIPE=1
 apmu_kernel_version() { dpkg-query -W -f='${Version}' linux-source-6.12; }
-# arm64's key and directory name are what they were before the arm lane existed.
+# arm64's test key and directory name are what they were before the arm lane and the bench
+# flavour existed.
 apmu_kernel_fragment() {
 	if [ "$APMU_ARCH" = arm ]; then
 		echo "$APMU_TOP/scripts/kconfig/apmu-test-arm.config"
+	elif [ "$APMU_FLAVOUR" = bench ]; then
+		echo "$APMU_TOP/scripts/kconfig/apmu-bench.config"
 	else
 		echo "$APMU_TOP/scripts/kconfig/apmu-test.config"
 	fi
 }
 apmu_kernel_key() {
 	{ echo "recipe $APMU_KERNEL_RECIPE"; [ "$APMU_ARCH" = arm64 ] || echo "arch $APMU_ARCH"
+	  [ "$APMU_FLAVOUR" = test ] || echo "flavour $APMU_FLAVOUR"
 	  apmu_kernel_version; cat "$(apmu_kernel_fragment)"; } | sha256sum | cut -c1-12
 }
 apmu_kdir() {
 	if [ "$APMU_ARCH" = arm ]; then
 		echo "$APMU_CACHE/kernel-arm-$(apmu_kernel_key)"
+	elif [ "$APMU_FLAVOUR" = bench ]; then
+		echo "$APMU_CACHE/kernel-bench-$(apmu_kernel_key)"
 	else
 		echo "$APMU_CACHE/kernel-$(apmu_kernel_key)"
+	fi
+}
+# Where the modules for the kernel flavour are built: the tree itself for the test kernel
+# (make, make check), a copy of the sources under build/bench for the bench kernel, so the
+# two builds never overwrite each other's apmu.ko (scripts/build.sh).
+apmu_module_dir() {
+	if [ "$APMU_FLAVOUR" = bench ]; then
+		echo "$APMU_TOP/build/bench"
+	else
+		echo "$APMU_TOP"
 	fi
 }
 # The kernel image QEMU boots: arch/arm64/boot/Image or arch/arm/boot/zImage.

@@ -196,12 +196,44 @@ void apmu_irq_free(struct apmu_pmu *pmu);
 void apmu_irq_cpu_online(struct apmu_pmu *pmu, unsigned int cpu);
 void apmu_irq_cpu_offline(struct apmu_pmu *pmu, unsigned int cpu);
 
-/* core/overflow.c: sample delivery */
+/*
+ * core/overflow.c: sample delivery, through perf_event_overflow() and
+ * perf_sample_event_took() as resolved once at load (NULL: sampling is refused). Inline,
+ * so the overflow handler calls them with no wrapper call of its own.
+ */
+typedef int (*apmu_overflow_fn)(struct perf_event *event, struct perf_sample_data *data,
+				struct pt_regs *regs);
+typedef void (*apmu_took_fn)(u64 sample_len_ns);
+extern apmu_overflow_fn apmu_overflow;
+extern apmu_took_fn apmu_took;
 bool apmu_overflow_init(void);
-bool apmu_can_sample(void);
-void apmu_sample_took(u64 ns);
-int apmu_event_overflow(struct perf_event *event, struct perf_sample_data *data,
-			struct pt_regs *regs);
+
+/* Can sampling events be delivered? */
+static inline bool apmu_can_sample(void)
+{
+	return apmu_overflow;
+}
+
+/* Account @ns spent in the overflow handler to perf's CPU-time limit. */
+static inline void apmu_sample_took(u64 ns)
+{
+	if (apmu_took)
+		apmu_took(ns);
+}
+
+/**
+ * apmu_event_overflow() - hand a sample to perf
+ * @event: the overflowed sampling event
+ * @data: sample data, initialised with the period
+ * @regs: the interrupted registers
+ *
+ * Return: non-zero when perf wants the event stopped (throttling, event limit).
+ */
+static inline int apmu_event_overflow(struct perf_event *event,
+				      struct perf_sample_data *data, struct pt_regs *regs)
+{
+	return apmu_overflow(event, data, regs);
+}
 
 /* core/core.c: the perf core */
 int apmu_pmu_alloc_cpus(struct apmu_pmu *pmu);
@@ -225,6 +257,7 @@ extern const struct attribute_group apmu_cpus_group;
 #define APMU_ARM_32BIT		BIT_ULL(31)
 
 /* core/user_access.c: rdpmc */
+extern int apmu_sysctl_user_access;
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_user_access_reset_cpu(struct apmu_cpu *cpu);
 void apmu_user_access_set(int on);

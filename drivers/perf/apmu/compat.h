@@ -145,6 +145,14 @@ static inline void apmu_compat_hrtimer_setup(struct hrtimer *timer,
 }
 
 /*
+ * __uninitialized (6.3): no automatic zeroing of a stack variable under
+ * CONFIG_INIT_STACK_ALL_ZERO. Without it, older kernels simply zero it.
+ */
+#ifndef __uninitialized
+#define __uninitialized
+#endif
+
+/*
  * <kunit/visibility.h> (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT) is in 6.2, and in
  * Debian's 6.1.y; the KUnit module is built only where CONFIG_KUNIT is set (not in
  * Debian's configs). MODULE_IMPORT_NS() takes a bare namespace identifier up to 6.12

@@ -33,6 +33,23 @@ static inline u64 apmu_counter_value(struct hw_perf_event *hwc, u64 raw)
 	return hwc->flags & ARMPMU_EVT_64BIT ? raw : (u64)(s64)(s32)raw;
 }
 
+/* apmu_event_update(), inlined where it is the whole path (read) or in a loop (the handler) */
+static __always_inline u64 apmu_fold(struct perf_event *event)
+{
+	struct apmu_pmu *pmu = to_apmu(event->pmu);
+	struct hw_perf_event *hwc = &event->hw;
+	u64 prev, now, delta;
+
+	prev = local64_read(&hwc->prev_count);
+	now = apmu_counter_value(hwc, pmu->ops->read_counter(event));
+	local64_set(&hwc->prev_count, now);
+
+	delta = (now - prev) & apmu_counter_mask(hwc);
+	local64_set(&event->count, local64_read(&event->count) + delta);
+	local64_set(&hwc->period_left, local64_read(&hwc->period_left) - delta);
+	return now;
+}
+
 /**
  * apmu_event_update() - fold the counter's progress since the last read into the count
  * @event: a counting event on this CPU
@@ -42,30 +59,24 @@ static inline u64 apmu_counter_value(struct hw_perf_event *hwc, u64 raw)
  * armed at most half a range before its overflow (APMU_ARM_32BIT, apmu_set_period()) and
  * folded and re-armed by the overflow interrupt, which so has half a range of slack. A
  * sampling event's period_left shrinks by the same amount.
+ *
+ * Every caller runs on the event's CPU with IRQs off (perf's read, stop and del, and the
+ * overflow handler), and apmu's overflow interrupt is an ordinary IRQ, never a
+ * pseudo-NMI; perf core too writes count and period_left only there (reset, period
+ * changes). Nothing can update the three fields between the reads and the writes here,
+ * so they are plain: no compare-and-exchange loop (the in-tree driver has one, for its
+ * NMI) and no atomic add.
  * Return: the counter value now.
  */
 u64 apmu_event_update(struct perf_event *event)
 {
-	struct apmu_pmu *pmu = to_apmu(event->pmu);
-	struct hw_perf_event *hwc = &event->hw;
-	u64 prev, now, delta;
-
-	do {
-		prev = local64_read(&hwc->prev_count);
-		now = pmu->ops->read_counter(event);
-		now = apmu_counter_value(hwc, now);
-	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
-
-	delta = (now - prev) & apmu_counter_mask(hwc);
-	local64_add(delta, &event->count);
-	local64_sub(delta, &hwc->period_left);
-	return now;
+	return apmu_fold(event);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_event_update);
 
 static void apmu_read(struct perf_event *event)
 {
-	apmu_event_update(event);
+	apmu_fold(event);
 }
 
 /**
@@ -229,6 +240,20 @@ static void apmu_del(struct perf_event *event, int flags)
 }
 
 /*
+ * With no counter in use the counters are already stopped: the PMU-wide enable was last
+ * set by a start() while some counter was in use, and the bracket that released the last
+ * one stopped them at its pmu_disable() and did not start them at its pmu_enable()
+ * (apmu_hw_enable()); reset and quiesce leave it clear. So a bracket that begins with
+ * nothing in use (a task with events switched in after one without) has nothing to stop,
+ * and the add()s in it program counters that cannot count before the start() that ends
+ * it. Every del() is inside a bracket (perf's event_sched_out()).
+ */
+static bool apmu_cpu_idle(struct apmu_cpu *cpu)
+{
+	return bitmap_empty(cpu->used, APMU_MAX_IDX);
+}
+
+/*
  * The PMU-wide enable gates every counter at once, so perf's pmu_disable()/pmu_enable()
  * bracket around a group's add makes the group start and stop counting together.
  * pmu_enable() also ends every context switch of a task with events, which is where EL0
@@ -237,8 +262,9 @@ static void apmu_del(struct perf_event *event, int flags)
  */
 static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
-	apmu_user_access_update(pmu, cpu);
-	if (bitmap_empty(cpu->used, APMU_MAX_IDX))
+	if (unlikely(READ_ONCE(apmu_sysctl_user_access)))
+		apmu_user_access_update(pmu, cpu);
+	if (apmu_cpu_idle(cpu))
 		return;
 	pmu->ops->start(pmu);
 }
@@ -275,6 +301,8 @@ static void apmu_pmu_disable(struct pmu *p)
 	struct apmu_pmu *pmu = to_apmu(p);
 
 	if (!cpumask_test_cpu(smp_processor_id(), &pmu->supported_cpus))
+		return;
+	if (apmu_cpu_idle(this_cpu_ptr(pmu->hw)))
 		return;
 	apmu_hw_disable(pmu);
 }
@@ -529,7 +557,8 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	struct apmu_pmu *pmu = cpu->pmu;
 	struct pt_regs *regs = get_irq_regs();
 	u64 start = sched_clock();
-	struct perf_sample_data data;
+	/* perf_sample_data_init() sets what perf reads: no 256-byte zeroing per interrupt */
+	struct perf_sample_data data __uninitialized;
 	struct pt_regs *sregs;
 	unsigned long ovs;
 	unsigned int idx;
@@ -548,7 +577,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 		if (!event)
 			continue;
 		hwc = &event->hw;
-		apmu_event_update(event);
+		apmu_fold(event);
 		if (!is_sampling_event(event)) {
 			apmu_arm_counting(pmu, event);
 			perf_event_update_userpage(event);
@@ -568,11 +597,17 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	 * (else it is taken again, for nothing); start() puts the re-armed counters' values
 	 * in effect before they count.
 	 */
-	if (!bitmap_empty(cpu->used, APMU_MAX_IDX))
+	if (!apmu_cpu_idle(cpu))
 		pmu->ops->start(pmu);
 
-	/* deliver perf's pending wakeups now rather than at the next tick */
-	irq_work_run();
+	/*
+	 * perf queues its wakeups as irq_work. Where the architecture raises an interrupt
+	 * for that (arm64; SMP 32-bit Arm: a self-IPI), it runs right after this handler, as
+	 * for the in-tree driver; a uniprocessor ARMv5 kernel has none, and would deliver
+	 * them at the next tick only: run them here.
+	 */
+	if (!arch_irq_work_has_interrupt())
+		irq_work_run();
 	apmu_sample_took(sched_clock() - start);
 	return IRQ_HANDLED;
 }

@@ -24,12 +24,8 @@ module_param(sampling, bool, 0444);
 MODULE_PARM_DESC(sampling,
 		 "offer sampling events (default Y; N forces the counting-only fallback)");
 
-typedef int (*apmu_overflow_fn)(struct perf_event *event, struct perf_sample_data *data,
-				struct pt_regs *regs);
-typedef void (*apmu_took_fn)(u64 sample_len_ns);
-
-static apmu_overflow_fn apmu_overflow;
-static apmu_took_fn apmu_took;
+apmu_overflow_fn apmu_overflow __read_mostly;
+apmu_took_fn apmu_took __read_mostly;
 
 #ifdef APMU_OVERFLOW_EXPORTED
 static void apmu_overflow_lookup(void)
@@ -84,31 +80,4 @@ bool apmu_overflow_init(void)
 		apmu_took = NULL;
 	}
 	return apmu_overflow;
-}
-
-/* Can sampling events be delivered? */
-bool apmu_can_sample(void)
-{
-	return apmu_overflow;
-}
-
-/* Account @ns spent in the overflow handler to perf's CPU-time limit. */
-void apmu_sample_took(u64 ns)
-{
-	if (apmu_took)
-		apmu_took(ns);
-}
-
-/**
- * apmu_event_overflow() - hand a sample to perf
- * @event: the overflowed sampling event
- * @data: sample data, initialised with the period
- * @regs: the interrupted registers
- *
- * Return: non-zero when perf wants the event stopped (throttling, event limit).
- */
-int apmu_event_overflow(struct perf_event *event, struct perf_sample_data *data,
-			struct pt_regs *regs)
-{
-	return apmu_overflow(event, data, regs);
 }

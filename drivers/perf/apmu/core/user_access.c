@@ -25,10 +25,13 @@
 #include "../apmu.h"
 #include "../compat.h"
 
-static int apmu_sysctl_user_access __read_mostly;
+/* kernel.perf_user_access; pmu_enable() reads it first (apmu_hw_enable()) */
+int apmu_sysctl_user_access __read_mostly;
 /*
  * The instance's per-CPU state that has EL0 access on each CPU, NULL for none: the
- * access granted now, and whom the sysctl revokes it from.
+ * access granted now, and whom the sysctl revokes it from. Read and written only on its
+ * own CPU; on the context-switch path (pmu_enable(), IRQs off) with the raw __this_cpu
+ * accessors, which spare the preempt_count toggling of this_cpu_read().
  */
 static DEFINE_PER_CPU(struct apmu_cpu *, apmu_user_cpu);
 static struct ctl_table_header *apmu_sysctl_header;
@@ -36,10 +39,10 @@ static struct ctl_table_header *apmu_sysctl_header;
 /* EL0 access off on the calling CPU, if @cpu's instance had granted it. */
 static void apmu_user_access_off(struct apmu_cpu *cpu)
 {
-	if (this_cpu_read(apmu_user_cpu) != cpu)
+	if (__this_cpu_read(apmu_user_cpu) != cpu)
 		return;
 	cpu->pmu->ops->user_access(cpu->pmu, NULL, false);
-	this_cpu_write(apmu_user_cpu, NULL);
+	__this_cpu_write(apmu_user_cpu, NULL);
 }
 
 /*
@@ -84,12 +87,19 @@ static bool apmu_task_wants_user_access(void)
  * apmu_task_wants_user_access()); while it is on, every counter nobody uses reads 0, as
  * it may hold another context's counts. A backend without EL0 reads has no
  * user_access(), and never marks an event for them.
+ *
+ * With the sysctl 0 (the default) nothing is looked at: no CPU has access then, as
+ * apmu_user_access_set() revokes it on every CPU right after clearing the sysctl (an
+ * IPI, which a CPU here with IRQs off takes right after granting, if it just did).
  */
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
-	bool cur = this_cpu_read(apmu_user_cpu) == cpu;
+	bool cur;
 
-	if (likely(!READ_ONCE(apmu_sysctl_user_access)) || !apmu_task_wants_user_access()) {
+	if (likely(!READ_ONCE(apmu_sysctl_user_access)))
+		return;
+	cur = __this_cpu_read(apmu_user_cpu) == cpu;
+	if (!apmu_task_wants_user_access()) {
 		if (unlikely(cur))
 			apmu_user_access_off(cpu);
 		return;
@@ -97,7 +107,7 @@ void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 	if (!pmu->ops->user_access)
 		return;
 	pmu->ops->user_access(pmu, cpu->used, !cur);
-	this_cpu_write(apmu_user_cpu, cpu);
+	__this_cpu_write(apmu_user_cpu, cpu);
 }
 
 /**

@@ -157,7 +157,9 @@ static inline u64 apmu_cnt_bits(int idx, bool chained)
 /**
  * pmuv3_pick_idx() - pick a free counter for an event
  * @pv: instance
- * @used: counter indexes in use; the chosen ones are set
+ * @used: counter indexes in use; the chosen ones are set. A CPU's map is only touched
+ *	  on that CPU with IRQs off, a group's scratch map by its validation alone: plain,
+ *	  not atomic, bit operations
  * @evtype: the PMEVTYPER value the event needs (event number, filters, threshold)
  * @flags: %APMU_GET_CHAIN: a 64-bit count is needed on 32-bit event counters, take a
  *	   CHAIN pair; %APMU_GET_USER: user space reads the counter
@@ -177,10 +179,11 @@ static int pmuv3_pick_idx(struct apmu_pmuv3 *pv, unsigned long *used, u64 evtype
 	unsigned int nr = pv->pmu.num_counters;
 	u16 evnum = evtype & ARMV8_PMU_EVTYPE_EVENT;
 	bool fixed_ok = !(evtype & (APMU_EVTYPE_TH | APMU_EVTYPE_TC));
+	unsigned long free;
 	unsigned int idx;
 
 	if (fixed_ok && evnum == ARMV8_PMUV3_PERFCTR_CPU_CYCLES &&
-	    !test_and_set_bit(APMU_IDX_CYCLE, used))
+	    !__test_and_set_bit(APMU_IDX_CYCLE, used))
 		return APMU_IDX_CYCLE;
 	/*
 	 * User space reads one counter: a 64-bit count it reads must be on a 64-bit counter,
@@ -190,7 +193,7 @@ static int pmuv3_pick_idx(struct apmu_pmuv3 *pv, unsigned long *used, u64 evtype
 	if ((flags & (APMU_GET_CHAIN | APMU_GET_USER)) == (APMU_GET_CHAIN | APMU_GET_USER))
 		return -EAGAIN;
 	if (fixed_ok && evnum == ARMV8_PMUV3_PERFCTR_INST_RETIRED && pv->has_icntr &&
-	    !(flags & APMU_GET_USER) && !test_and_set_bit(APMU_IDX_INSTR, used))
+	    !(flags & APMU_GET_USER) && !__test_and_set_bit(APMU_IDX_INSTR, used))
 		return APMU_IDX_INSTR;
 
 	if (flags & APMU_GET_CHAIN) {
@@ -204,9 +207,11 @@ static int pmuv3_pick_idx(struct apmu_pmuv3 *pv, unsigned long *used, u64 evtype
 		return -EAGAIN;
 	}
 
-	idx = find_first_zero_bit(used, nr);
-	if (idx >= nr)
+	/* the event counters are bits 0 to nr - 1 of the map's first word (nr < 32) */
+	free = ~used[0] & (BIT(nr) - 1);
+	if (!free)
 		return -EAGAIN;
+	idx = __ffs(free);
 	__set_bit(idx, used);
 	return idx;
 }
@@ -259,6 +264,27 @@ static void pmuv3_put_idx(unsigned long *used, struct perf_event *event)
 		__clear_bit(event->hw.idx - 1, used);
 }
 
+/*
+ * A CHAIN pair's 64-bit value. The low half may carry into the high half between the two
+ * reads: re-read until the high half is stable. From PMUv3p5 event counters are 64 bits
+ * wide whatever PMCR_EL0.LP says (LP = 0 only moves the overflow, and so CHAIN, to bit
+ * 31), so the even counter's bits [63:32] keep counting its wraps: only bits [31:0] are
+ * the low half, and only bits [31:0] of the odd counter are the high half. Out of line,
+ * as the other CHAIN helpers: the single counters' paths then need no stack frame.
+ */
+static noinline u64 pmuv3_read_chain(int idx)
+{
+	u64 hi, lo, prev;
+
+	hi = lower_32_bits(read_pmevcntrn(idx));
+	do {
+		prev = hi;
+		lo = lower_32_bits(read_pmevcntrn(idx - 1));
+		hi = lower_32_bits(read_pmevcntrn(idx));
+	} while (hi != prev);
+	return hi << 32 | lo;
+}
+
 /**
  * pmuv3_read() - a counter's value, or a CHAIN pair's 64-bit value
  * @idx: counter index
@@ -269,42 +295,31 @@ static void pmuv3_put_idx(unsigned long *used, struct perf_event *event)
  */
 static u64 pmuv3_read(int idx, bool chained)
 {
-	u64 hi, lo, prev;
-
 	if (idx == APMU_IDX_CYCLE)
 		return read_pmccntr();
 	if (idx == APMU_IDX_INSTR)
 		return read_pmicntr();
-	if (!chained)
-		return read_pmevcntrn(idx);
-	/*
-	 * The low half may carry into the high half between the two reads: re-read until
-	 * the high half is stable. From PMUv3p5 event counters are 64 bits wide whatever
-	 * PMCR_EL0.LP says (LP = 0 only moves the overflow, and so CHAIN, to bit 31), so the
-	 * even counter's bits [63:32] keep counting its wraps: only bits [31:0] are the low
-	 * half, and only bits [31:0] of the odd counter are the high half.
-	 */
-	hi = lower_32_bits(read_pmevcntrn(idx));
-	do {
-		prev = hi;
-		lo = lower_32_bits(read_pmevcntrn(idx - 1));
-		hi = lower_32_bits(read_pmevcntrn(idx));
-	} while (hi != prev);
-	return hi << 32 | lo;
+	if (unlikely(chained))
+		return pmuv3_read_chain(idx);
+	return read_pmevcntrn(idx);
+}
+
+static noinline void pmuv3_write_chain(int idx, u64 val)
+{
+	write_pmevcntrn(idx - 1, lower_32_bits(val));
+	write_pmevcntrn(idx, upper_32_bits(val));
 }
 
 static void pmuv3_write(int idx, bool chained, u64 val)
 {
-	if (idx == APMU_IDX_CYCLE) {
+	if (idx == APMU_IDX_CYCLE)
 		write_pmccntr(val);
-	} else if (idx == APMU_IDX_INSTR) {
+	else if (idx == APMU_IDX_INSTR)
 		write_pmicntr(val);
-	} else if (chained) {
-		write_pmevcntrn(idx - 1, lower_32_bits(val));
-		write_pmevcntrn(idx, upper_32_bits(val));
-	} else {
+	else if (unlikely(chained))
+		pmuv3_write_chain(idx, val);
+	else
 		write_pmevcntrn(idx, val);
-	}
 }
 
 static u64 pmuv3_read_counter(struct perf_event *event)
@@ -315,6 +330,13 @@ static u64 pmuv3_read_counter(struct perf_event *event)
 static void pmuv3_write_counter(struct perf_event *event, u64 val)
 {
 	pmuv3_write(event->hw.idx, event->hw.flags & APMU_HWF_CHAIN, val);
+}
+
+/* CHAIN counts overflows of counter idx - 1 at the ELs its own filter allows */
+static noinline void pmuv3_type_chain(int idx, u64 evtype)
+{
+	write_pmevtypern(idx - 1, evtype);
+	write_pmevtypern(idx, ARMV8_PMUV3_PERFCTR_CHAIN | (evtype & APMU_FILT_MASK));
 }
 
 /**
@@ -331,17 +353,14 @@ static void pmuv3_write_counter(struct perf_event *event, u64 val)
  */
 static void pmuv3_enable(int idx, bool chained, u64 evtype, bool irq)
 {
-	if (idx == APMU_IDX_CYCLE) {
+	if (idx == APMU_IDX_CYCLE)
 		write_pmccfiltr(evtype & APMU_FILT_MASK);
-	} else if (idx == APMU_IDX_INSTR) {
+	else if (idx == APMU_IDX_INSTR)
 		write_pmicfiltr(evtype & APMU_FILT_MASK);
-	} else if (chained) {
-		write_pmevtypern(idx - 1, evtype);
-		/* CHAIN counts overflows of counter idx - 1 at the ELs its own filter allows */
-		write_pmevtypern(idx, ARMV8_PMUV3_PERFCTR_CHAIN | (evtype & APMU_FILT_MASK));
-	} else {
+	else if (unlikely(chained))
+		pmuv3_type_chain(idx, evtype);
+	else
 		write_pmevtypern(idx, evtype);
-	}
 	if (irq)
 		write_pmintenset(BIT_ULL(idx));
 	write_pmcntenset(apmu_cnt_bits(idx, chained));
