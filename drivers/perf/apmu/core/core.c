@@ -45,7 +45,8 @@ static __always_inline u64 apmu_fold(struct perf_event *event)
 	local64_set(&hwc->prev_count, now);
 
 	delta = (now - prev) & apmu_counter_mask(hwc);
-	local64_set(&event->count, local64_read(&event->count) + delta);
+	/* an atomic add: PERF_EVENT_IOC_RESET zeroes count from another CPU (see below) */
+	local64_add(delta, &event->count);
 	local64_set(&hwc->period_left, local64_read(&hwc->period_left) - delta);
 	return now;
 }
@@ -60,12 +61,15 @@ static __always_inline u64 apmu_fold(struct perf_event *event)
  * folded and re-armed by the overflow interrupt, which so has half a range of slack. A
  * sampling event's period_left shrinks by the same amount.
  *
- * Every caller runs on the event's CPU with IRQs off (perf's read, stop and del, and the
- * overflow handler), and apmu's overflow interrupt is an ordinary IRQ, never a
- * pseudo-NMI; perf core too writes count and period_left only there (reset, period
- * changes). Nothing can update the three fields between the reads and the writes here,
- * so they are plain: no compare-and-exchange loop (the in-tree driver has one, for its
- * NMI) and no atomic add.
+ * Every caller runs on the event's CPU with IRQs off (perf's read, stop and del, the
+ * overflow handler and the fold timer), and apmu's overflow interrupt is an ordinary IRQ,
+ * never a pseudo-NMI; perf core writes prev_count and period_left only there too (period
+ * changes), so those two are read and written plainly: no compare-and-exchange loop (the
+ * in-tree driver has one, for its NMI). count is different: _perf_event_reset()
+ * (PERF_EVENT_IOC_RESET) sets it to 0 from the ioctl caller's CPU, so it gets an atomic
+ * add, or a reset landing between a read and a write of it would be lost. (A tracing
+ * program that reads this event from inside this function, on this CPU, could still see
+ * its delta counted twice: privileged and contrived, accepted.)
  * Return: the counter value now.
  */
 u64 apmu_event_update(struct perf_event *event)
@@ -557,7 +561,11 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	struct apmu_pmu *pmu = cpu->pmu;
 	struct pt_regs *regs = get_irq_regs();
 	u64 start = sched_clock();
-	/* perf_sample_data_init() sets what perf reads: no 256-byte zeroing per interrupt */
+	/*
+	 * perf_sample_data_init() sets what perf reads: no 256-byte zeroing per interrupt.
+	 * Except addr, which it sets only when non-zero, and which a BPF perf_event program
+	 * may read whatever the sample type (bpf_overflow_handler(), ctx->addr): zeroed below.
+	 */
 	struct perf_sample_data data __uninitialized;
 	struct pt_regs *sregs;
 	unsigned long ovs;
@@ -585,6 +593,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 		}
 
 		perf_sample_data_init(&data, 0, hwc->last_period);
+		data.addr = 0;
 		if (!apmu_set_period(event))
 			continue;
 		sregs = apmu_sample_regs(event, regs);
@@ -604,9 +613,12 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	 * perf queues its wakeups as irq_work. Where the architecture raises an interrupt
 	 * for that (arm64; SMP 32-bit Arm: a self-IPI), it runs right after this handler, as
 	 * for the in-tree driver; a uniprocessor ARMv5 kernel has none, and would deliver
-	 * them at the next tick only: run them here.
+	 * them at the next tick only: run them here. Not arch_irq_work_has_interrupt(): on
+	 * 32-bit Arm that is is_smp(), which reads smp_on_up, not exported to modules
+	 * (CONFIG_SMP_ON_UP, as in multi_v7_defconfig and distribution kernels), so 32-bit
+	 * Arm runs them here too, as in-tree does.
 	 */
-	if (!arch_irq_work_has_interrupt())
+	if (!IS_ENABLED(CONFIG_ARM64))
 		irq_work_run();
 	apmu_sample_took(sched_clock() - start);
 	return IRQ_HANDLED;
