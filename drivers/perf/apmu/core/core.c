@@ -516,11 +516,6 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_offline);
  * sample (the period still counts). A CPU-wide event's sample whose skid crossed a
  * context switch is credited to the next task's user PC: the same skid as in-tree.
  */
-#ifdef PF_USER_WORKER
-#define APMU_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
-#else
-#define APMU_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER)
-#endif
 
 static struct pt_regs *apmu_sample_regs(struct perf_event *event, struct pt_regs *regs)
 {
@@ -532,7 +527,7 @@ static struct pt_regs *apmu_sample_regs(struct perf_event *event, struct pt_regs
 	if (event->attr.exclude_user)
 		return NULL;
 	/* kernel threads and user workers (io_uring, vhost) have no user-mode state */
-	if (!current->mm || (current->flags & APMU_NO_USER_STATE))
+	if (!current->mm || (current->flags & APMU_COMPAT_NO_USER_STATE))
 		return NULL;
 	uregs = task_pt_regs(current);
 	return user_mode(uregs) ? uregs : NULL;
