@@ -323,6 +323,8 @@ static void cpu_pm_restarts_only_running_events(struct kunit *test)
 	t->m.cnten = BIT(4);
 	t->m.writes = 0;
 	apmu_cpu_pm_restore(&t->pv.pmu, cpu);
+	/* nothing left marked: del() relies on it (it does not clear pm_stopped) */
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(cpu->pm_stopped, APMU_MAX_IDX));
 	/* the pair again, the stopped event not */
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(0) | BIT(1));
 	KUNIT_EXPECT_EQ(test, t->m.evtyper[1] & ARMV8_PMU_EVTYPE_EVENT, ARMV8_PMUV3_PERFCTR_CHAIN);
