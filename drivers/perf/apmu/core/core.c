@@ -372,7 +372,10 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_pm_save);
  *
  * The registers are UNKNOWN after power-down: reset the PMU as at CPU online, then
  * reprogram and restart exactly the events apmu_cpu_pm_save() stopped (once each, not
- * ones perf had stopped or throttled).
+ * ones perf had stopped or throttled). A stopped event's counter gets back the value
+ * its count was folded at (prev_count): perf still reads it (read() of an active event,
+ * an rdpmc reader adding the counter to the user page's offset), and the reset value
+ * would count as events that never happened.
  */
 void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
@@ -380,10 +383,22 @@ void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 
 	pmu->ops->reset(pmu);
 	apmu_user_access_reset_cpu(cpu);
-	for_each_set_bit(idx, cpu->pm_stopped, APMU_MAX_IDX) {
-		apmu_start(cpu->events[idx], PERF_EF_RELOAD);
-		/* re-armed: an rdpmc reader needs the new offset */
-		apmu_update_userpage(cpu->events[idx]);
+	for_each_set_bit(idx, cpu->used, APMU_MAX_IDX) {
+		struct perf_event *event = cpu->events[idx];
+		struct hw_perf_event *hwc;
+
+		/* the odd half of a pair is the same event */
+		if (!event || event->hw.idx != idx)
+			continue;
+		hwc = &event->hw;
+		if (test_bit(idx, cpu->pm_stopped)) {
+			apmu_start(event, PERF_EF_RELOAD);
+			/* re-armed: an rdpmc reader needs the new offset */
+			apmu_update_userpage(event);
+		} else {
+			pmu->ops->write_counter(event, local64_read(&hwc->prev_count) &
+						       apmu_counter_mask(hwc));
+		}
 	}
 	bitmap_zero(cpu->pm_stopped, APMU_MAX_IDX);
 	apmu_hw_enable(pmu, cpu);

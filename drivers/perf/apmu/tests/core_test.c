@@ -300,6 +300,7 @@ static void cpu_pm_restarts_only_running_events(struct kunit *test)
 	struct core_test *t;
 	struct perf_event *pair, *stopped;
 	struct apmu_cpu *cpu;
+	u64 stopped_count;
 
 	t = core_setup(test, 6, APMU_PMUVER_V3, true);
 	__set_bit(ARMV8_PMUV3_PERFCTR_CHAIN, t->pv.pmceid);
@@ -332,7 +333,15 @@ static void cpu_pm_restarts_only_running_events(struct kunit *test)
 	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 3ULL << 32);
 	t->pv.pmu.pmu.read(pair);
 	KUNIT_EXPECT_EQ(test, local64_read(&pair->count), 8ULL << 32 | 7);
+	/*
+	 * perf reads a throttled event (still active): its count was folded at stop(), and
+	 * its counter, zeroed by the reset, must not add a phantom delta (or at del())
+	 */
+	stopped_count = local64_read(&stopped->count);
+	t->pv.pmu.pmu.read(stopped);
+	KUNIT_EXPECT_EQ(test, local64_read(&stopped->count), stopped_count);
 	core_del(t, stopped);
+	KUNIT_EXPECT_EQ(test, local64_read(&stopped->count), stopped_count);
 	core_del(t, pair);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
