@@ -133,8 +133,7 @@ static __always_inline bool apmu_set_period(struct perf_event *event)
 
 	local64_set(&hwc->prev_count, (u64)-left);
 	pmu->ops->write_counter(event, (u64)-left & apmu_counter_mask(hwc));
-	/* a sampling event has its ring buffer (perf record's): no apmu_update_userpage() */
-	perf_event_update_userpage(event);
+	apmu_update_userpage(event);
 	return elapsed;
 }
 
@@ -257,8 +256,10 @@ static void apmu_del(struct perf_event *event, int flags)
 	/*
 	 * cpu->pm_stopped needs no clearing: it is set only between apmu_cpu_pm_save() and
 	 * apmu_cpu_pm_restore(), which clears it, on this CPU with IRQs off throughout
-	 * (CPU_PM_ENTER is always followed by CPU_PM_EXIT or CPU_PM_ENTER_FAILED; CPU online
-	 * runs the two back to back), so no del() runs while a bit is set.
+	 * (CPU_PM_ENTER is followed by CPU_PM_EXIT or CPU_PM_ENTER_FAILED; CPU online runs
+	 * the two back to back), so no del() runs while a bit is set. The one exception,
+	 * cpu_pm_suspend() failing at cpu_cluster_pm_enter() without an exit, leaves bits
+	 * behind; restore then only restarts an index in use by its own event.
 	 */
 	pmu->ops->put_idx(cpu->used, event);
 	hwc->idx = -1;

@@ -13,6 +13,7 @@
 #include <linux/sched.h>
 
 #include "pmuv3_model.h"
+#include "core_harness.h"
 
 #define CFG1_LONG	BIT_ULL(0)
 
@@ -57,48 +58,24 @@ static struct core_test *core_setup(struct kunit *test, unsigned int n, unsigned
 static struct perf_event *core_event(struct kunit *test, struct core_test *t, u64 evtype,
 				     u64 config1, u64 period)
 {
-	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	ev->pmu = &t->pv.pmu.pmu;
-	ev->state = PERF_EVENT_STATE_ACTIVE;
-	ev->oncpu = -1;
-	ev->attr.config1 = config1;
-	ev->attr.sample_period = period;
-	ev->hw.idx = -1;
-	ev->hw.config_base = evtype;
-	ev->hw.sample_period = period;
-	ev->hw.last_period = period;
-	local64_set(&ev->hw.period_left, period);
-	return ev;
+	return apmu_kt_event(test, &t->pv.pmu, evtype, config1, period);
 }
 
 /* perf core's add with start, inside a pmu_disable()/pmu_enable() bracket */
 static void core_add(struct kunit *test, struct core_test *t, struct perf_event *ev)
 {
-	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
-	KUNIT_EXPECT_EQ(test, t->pv.pmu.pmu.add(ev, PERF_EF_START), 0);
-	ev->oncpu = smp_processor_id();
-	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 }
 
 static void core_del(struct core_test *t, struct perf_event *ev)
 {
-	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
-	t->pv.pmu.pmu.del(ev, PERF_EF_UPDATE);
-	ev->oncpu = -1;
-	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
+	apmu_kt_del(&t->pv.pmu, ev);
 }
 
 /* The overflow interrupt, as the IRQ core calls it on this CPU */
 static irqreturn_t core_irq(struct core_test *t)
 {
-	irqreturn_t ret;
-
-	local_irq_disable();
-	ret = apmu_handle_irq(0, this_cpu_ptr(t->pv.pmu.hw));
-	local_irq_enable();
-	return ret;
+	return apmu_kt_irq(&t->pv.pmu);
 }
 
 /*
