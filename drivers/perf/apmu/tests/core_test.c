@@ -20,6 +20,7 @@
 struct core_test {
 	struct apmu_model m;
 	struct apmu_pmuv3 pv;
+	int user_access;	/* kernel.perf_user_access as found, put back at exit */
 };
 
 static void core_exit(struct kunit *test)
@@ -31,6 +32,8 @@ static void core_exit(struct kunit *test)
 	/* EL0 access this instance may still hold, on any CPU, goes with it */
 	apmu_user_access_set(0);
 	free_percpu(t->pv.pmu.hw);
+	/* then the sysctl as the test found it */
+	apmu_user_access_set(t->user_access);
 }
 
 /* @n event counters at @pmuver, probed and reset like a CPU coming online. */
@@ -41,6 +44,7 @@ static struct core_test *core_setup(struct kunit *test, unsigned int n, unsigned
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	apmu_model_pmu_init(&t->pv, lp);
+	t->user_access = READ_ONCE(apmu_sysctl_user_access);
 	/* as the VM's PMU: the overflow interrupt extends 32-bit counters */
 	t->pv.pmu.has_irq = true;
 	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&t->pv.pmu), 0);

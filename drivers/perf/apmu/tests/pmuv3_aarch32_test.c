@@ -40,6 +40,7 @@
 struct a32_test {
 	struct apmu_model m;
 	struct apmu_pmuv3 pv;
+	int user_access;	/* kernel.perf_user_access as found, put back at exit */
 };
 
 static void a32_exit(struct kunit *test)
@@ -50,6 +51,8 @@ static void a32_exit(struct kunit *test)
 		return;
 	apmu_user_access_set(0);
 	free_percpu(t->pv.pmu.hw);
+	/* then the sysctl as the test found it */
+	apmu_user_access_set(t->user_access);
 }
 
 /* A PMUv3 instance over the model's AArch32 view, as pmu.c makes one on 32-bit Arm */
@@ -59,6 +62,7 @@ static struct a32_test *a32_alloc(struct kunit *test, unsigned int n, unsigned i
 	struct a32_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->user_access = READ_ONCE(apmu_sysctl_user_access);
 	apmu_model_init_aarch32(&t->m, n, perfmon);
 	apmu_model_select(&t->m);
 	t->pv.pmu.ops = &apmu_pmuv3_a32_model_ops;
