@@ -234,8 +234,8 @@ static void pcs_update_ctl(struct apmu_pcs_unit *u, u32 mask, u32 val)
  * This is root's switch (sysfs): suspending refuses apmu_pcs perf events until root
  * resumes, and whatever root writes stays after the last event goes.
  *
- * Return: 0; -EOPNOTSUPP for @on when IMP == 0 (EN is RAZ/WI; asking to suspend is a
- * no-op then and succeeds without touching the frame); or apmu_pcs_check()'s errno.
+ * Return: 0; -EOPNOTSUPP whatever @on when IMP == 0 (PMPCSCTL.EN is RAZ/WI: there is
+ * no switch to write; the frame is not touched); or apmu_pcs_check()'s errno.
  */
 int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on)
 {
@@ -243,8 +243,6 @@ int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on)
 	int ret;
 
 	if (!u->imp) {
-		if (!on)
-			return 0;
 		pr_debug("apmu_pcs: cpu%d: PMPCSCTL.IMP=0: EN is RAZ/WI, sampling cannot be suspended or resumed\n",
 			 u->cpu);
 		return -EOPNOTSUPP;

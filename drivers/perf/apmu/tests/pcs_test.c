@@ -79,6 +79,7 @@ static void identify_v8p2_no_pmpcsctl(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, en);
 	KUNIT_EXPECT_FALSE(test, ss);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), -EOPNOTSUPP);
 }
 
@@ -122,7 +123,10 @@ static void enable_with_imp(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, en);
 }
 
-/* IMP == 0: EN is RAZ/WI. Asking to resume is -EOPNOTSUPP and writes nothing. */
+/*
+ * IMP == 0: EN is RAZ/WI. Writing it is -EOPNOTSUPP whatever the value (there is nothing
+ * to suspend or resume), and writes nothing.
+ */
 static void enable_without_imp_eopnotsupp(struct kunit *test)
 {
 	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, false, true);
@@ -130,7 +134,11 @@ static void enable_without_imp_eopnotsupp(struct kunit *test)
 	bool en, ss;
 
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), -EOPNOTSUPP);
+	/* refused before the state check: the same errno with the core powered down */
+	t->m.pu = false;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), -EOPNOTSUPP);
+	t->m.pu = true;
 	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
 	KUNIT_EXPECT_FALSE(test, en);
