@@ -317,6 +317,51 @@ TEST(offline_cpu_eagain)
 }
 
 /*
+ * PMPCSCTL.EN and SS reset when the core powers up again. root's enable=1 stands across a
+ * hotplug cycle (the test module powers the model down once the CPU is dead and up, a
+ * Warm reset, before it boots) and across a CPU PM power-down (cpuN/pm_cycle runs
+ * cpu_pm_enter(), a power cycle and cpu_pm_exit() on the CPU; only with CONFIG_CPU_PM,
+ * which the test kernel lacks - KUnit's power_cycle_* cases cover it there): samples
+ * stay valid.
+ */
+TEST(enable_survives_power_cycles)
+{
+	const char *online = "/sys/devices/system/cpu/cpu1/online";
+	char buf[256];
+	int fd, ret;
+
+	NEED_UNITS();
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	ret = wr(MODEL, 1, "pm_cycle", "1");
+	if (ret == -EOPNOTSUPP) {
+		TH_LOG("no CONFIG_CPU_PM: the CPU PM cycle is left to KUnit");
+	} else {
+		ASSERT_EQ(0, ret);
+		ASSERT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
+		EXPECT_STREQ("1", buf);
+		ASSERT_EQ(0, rd(PCS, 1, "sample", buf, sizeof(buf)));
+		EXPECT_EQ(0, strncmp(buf, "pc=0x", 5)) TH_LOG("after a CPU PM cycle: %s", buf);
+		/* and SS, which resets the same way */
+		ASSERT_EQ(0, wr(PCS, 1, "sample_on_snapshot", "1"));
+		ASSERT_EQ(0, wr(MODEL, 1, "pm_cycle", "1"));
+		ASSERT_EQ(0, rd(PCS, 1, "sample_on_snapshot", buf, sizeof(buf)));
+		EXPECT_STREQ("1", buf);
+		ASSERT_EQ(0, wr(PCS, 1, "sample_on_snapshot", "0"));
+	}
+
+	fd = open(online, O_WRONLY);
+	if (fd < 0)
+		SKIP(return, "cpu1 cannot be taken offline");
+	ASSERT_EQ(1, write(fd, "0", 1));
+	ASSERT_EQ(1, write(fd, "1", 1));
+	close(fd);
+	ASSERT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	ASSERT_EQ(0, rd(PCS, 1, "sample", buf, sizeof(buf)));
+	EXPECT_EQ(0, strncmp(buf, "pc=0x", 5)) TH_LOG("after a hotplug cycle: %s", buf);
+}
+
+/*
  * The reader goes offline: sampling moves to another CPU, never to the sampled one; on a
  * two-CPU system it pauses, and resumes when the reader is back.
  */
@@ -426,6 +471,47 @@ TEST(perf_event_open_errnos)
 }
 
 static void enabled(struct perf_event_attr *a) { a->disabled = 0; a->sample_period = 10000; }
+
+/*
+ * An event sampling CPU 1 across a CPU PM power-down of CPU 1: the reader's samples go
+ * on (EN set again at CPU_PM_EXIT), instead of "no valid sample" for ever.
+ */
+TEST(event_survives_pm_cycle)
+{
+	int type, fd, i;
+	unsigned long s0, s1, w0, w1;
+	char buf[64];
+
+	NEED_UNITS();
+	type = pcs_type();
+	ASSERT_LT(0, type);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	fd = pcs_open(type, 1, -1, enabled);
+	ASSERT_LE(0, fd);
+	if (wr(MODEL, 1, "pm_cycle", "1") == -EOPNOTSUPP) {
+		close(fd);
+		SKIP(return, "no CONFIG_CPU_PM: left to KUnit (power_cycle_keeps_event_enable)");
+	}
+	for (i = 0; i < 2; i++)
+		ASSERT_EQ(0, wr(MODEL, 1, "pm_cycle", "1"));
+	ASSERT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf);
+	/* the reader's reads are valid samples: the model counts reads of the context too */
+	s0 = model_counter(1, "samples");
+	w0 = model_counter(1, "reads");
+	usleep(100000);
+	s1 = model_counter(1, "samples");
+	w1 = model_counter(1, "reads");
+	TH_LOG("100 ms after 3 CPU PM cycles: %lu samples, %lu frame reads", s1 - s0, w1 - w0);
+	EXPECT_LT(s0, s1);
+	/*
+	 * A valid sample reads PMPCSR[31:0], [63:32] and two context registers, "no valid
+	 * sample" only PMPCSR[31:0]; a sample in flight between the counters' reads may
+	 * be counted in one and not the other (the 4).
+	 */
+	EXPECT_GE(w1 - w0 + 4, 4 * (s1 - s0));
+	close(fd);
+}
 
 /*
  * perf ignores sample on snapshot (every read would return the same snapshot): while an
