@@ -5,6 +5,8 @@
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
 #include <asm/cputype.h>
 
 #include "pcs_model.h"
@@ -675,6 +677,25 @@ static void mmio_debug_frame_read_only_when_up(struct kunit *test)
 	raw_spin_unlock_irqrestore(&u.lock, flags);
 }
 
+/*
+ * Addresses refused before any access: memory (System RAM; any page the kernel has a
+ * struct page for, which no-map carve-outs such as /reserved-memory no-map regions
+ * have), misaligned frames. The /reserved-memory node and IORES_DESC_RESERVED checks
+ * need a device tree or firmware map with such regions, which the test VM lacks.
+ */
+static void mmio_refuses_memory(struct kunit *test)
+{
+	struct page *pg = alloc_page(GFP_KERNEL);
+	phys_addr_t pa;
+
+	KUNIT_ASSERT_NOT_NULL(test, pg);
+	pa = page_to_phys(pg);
+	KUNIT_EXPECT_NOT_NULL(test, pcs_addr_refused(pa, false));
+	KUNIT_EXPECT_NOT_NULL(test, pcs_addr_refused(pa, true));
+	KUNIT_EXPECT_STREQ(test, pcs_addr_refused(pa + 0x800, false), "not 4 KiB aligned");
+	__free_page(pg);
+}
+
 static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(identify_v8p9),
 	KUNIT_CASE(new_unit_untouched_until_cpu_answers),
@@ -699,6 +720,7 @@ static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(sample_cid2_block),
 	KUNIT_CASE(decode_fields),
 	KUNIT_CASE(mmio_accessors_on_memory_frame),
+	KUNIT_CASE(mmio_refuses_memory),
 	{}
 };
 
