@@ -13,8 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "kselftest_harness.h"
@@ -563,6 +566,127 @@ TEST(open_close_churn)
 	ASSERT_LE(0, fd);
 	usleep(20000);
 	close(fd);
+}
+
+struct pcs_rec {
+	struct perf_event_header h;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+	uint64_t period;
+};
+
+#define PCS_RING_PAGES 16
+
+/*
+ * Sample CPU 1 for 50 ms with the model's context ID set to @cid, and give the PID and
+ * TID of the first sample in the ring (disabling the event delivers what the reader
+ * took). Returns 0, or -1 when there is no sample.
+ */
+static int sample_tid(int type, const char *cid, uint32_t *pid, uint32_t *tid)
+{
+	size_t len = (PCS_RING_PAGES + 1) * getpagesize();
+	struct perf_event_mmap_page *pc;
+	struct pcs_rec *r;
+	uint64_t head, off;
+	char *data;
+	int fd, ret = -1;
+
+	if (cid && wr(MODEL, 1, "cid1", cid))
+		return -1;
+	fd = pcs_open(type, 1, -1, NULL);
+	if (fd < 0)
+		return -1;
+	pc = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	data = (char *)pc + getpagesize();
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	usleep(50000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	for (off = 0; off + sizeof(*r) <= head; off += r->h.size) {
+		r = (struct pcs_rec *)(data + off);
+		if (!r->h.size)
+			break;
+		if (r->h.type == PERF_RECORD_SAMPLE) {
+			*pid = r->pid;
+			*tid = r->tid;
+			ret = 0;
+			break;
+		}
+	}
+	munmap(pc, len);
+	close(fd);
+	return ret;
+}
+
+/*
+ * PID and TID in samples are those of the event's PID namespace, as perf core numbers
+ * every sample: an event opened by the init of a new PID namespace sees the task the
+ * context ID names (its own, by its global PID, as CONTEXTIDR_EL1 holds it) as 1, and
+ * a task outside its namespace (global init) as -1, not by their global numbers.
+ */
+TEST(sample_tid_in_event_pid_namespace)
+{
+	int type = pcs_type(), res[2], go[2], status;
+	uint32_t out[4] = { 0 };
+	pid_t mid;
+
+	NEED_UNITS();
+	ASSERT_LT(0, type);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	ASSERT_EQ(0, pipe(res));
+	mid = fork();
+	ASSERT_LE(0, mid);
+	if (!mid) {
+		char buf[32];
+		pid_t g;
+
+		if (unshare(CLONE_NEWPID))
+			_exit(errno == EINVAL ? 42 : 10);	/* 42: no CONFIG_PID_NS */
+		if (pipe(go))
+			_exit(10);
+		g = fork();
+		if (g < 0)
+			_exit(11);
+		if (!g) {
+			uint32_t v[4] = { 0, 0, 0, 0 };
+
+			/* pid 1 of the new namespace; the context ID is its global PID */
+			if (read(go[0], buf, 1) != 1 || getpid() != 1)
+				_exit(12);
+			if (sample_tid(type, NULL, &v[0], &v[1]))
+				_exit(13);
+			if (sample_tid(type, "1", &v[2], &v[3]))
+				_exit(14);
+			_exit(write(res[1], v, sizeof(v)) == sizeof(v) ? 0 : 15);
+		}
+		snprintf(buf, sizeof(buf), "%d", g);
+		if (wr(MODEL, 1, "cid1", buf) || write(go[1], "g", 1) != 1)
+			_exit(16);
+		if (waitpid(g, &status, 0) != g)
+			_exit(17);
+		_exit(WIFEXITED(status) ? WEXITSTATUS(status) : 18);
+	}
+	ASSERT_EQ(mid, waitpid(mid, &status, 0));
+	wr(MODEL, 1, "cid1", "1");
+	ASSERT_TRUE(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 42)
+		SKIP(return, "no PID namespaces (CONFIG_PID_NS)");
+	ASSERT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(sizeof(out), read(res[0], out, sizeof(out)));
+	TH_LOG("own task: pid %d tid %d; global init: pid %d tid %d", (int)out[0], (int)out[1],
+	       (int)out[2], (int)out[3]);
+	EXPECT_EQ(1, out[0]);
+	EXPECT_EQ(1, out[1]);
+	EXPECT_EQ((uint32_t)-1, out[2]);
+	EXPECT_EQ((uint32_t)-1, out[3]);
+	close(res[0]);
+	close(res[1]);
 }
 
 /*

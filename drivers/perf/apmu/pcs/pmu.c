@@ -250,12 +250,17 @@ static int pcs_event_init(struct perf_event *event)
 	return 0;
 }
 
-/* The task a context ID names, when it is a Linux TID; -1 otherwise */
+/*
+ * The task a context ID names, when it is a Linux TID, as the event's opener sees it
+ * (its PID namespace, event->ns, as perf core numbers every sample); -1 otherwise, and
+ * for a task that namespace cannot see.
+ */
 static void pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_sample *s,
-			   struct apmu_pcs_rec *r)
+			   struct perf_event *event, struct apmu_pcs_rec *r)
 {
 	u32 cid = s->has_cid2 ? s->cid2 : s->cid1;
 	struct task_struct *t;
+	pid_t pid, tid;
 
 	r->pid = -1;
 	r->tid = -1;
@@ -267,10 +272,19 @@ static void pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_
 		return;
 	}
 	rcu_read_lock();
+	/*
+	 * CONTEXTIDR holds task_pid_nr() (contextidr_thread_switch()): the PID in the
+	 * initial namespace, where the task is found; the sample gets the numbers of the
+	 * event's namespace, 0 there meaning the task is not visible from it.
+	 */
 	t = pid_task(find_pid_ns(cid, &init_pid_ns), PIDTYPE_PID);
 	if (t) {
-		r->pid = task_tgid_nr(t);
-		r->tid = task_pid_nr(t);
+		pid = task_tgid_nr_ns(t, event->ns);
+		tid = task_pid_nr_ns(t, event->ns);
+		if (pid && tid) {
+			r->pid = pid;
+			r->tid = tid;
+		}
 	}
 	rcu_read_unlock();
 }
@@ -298,7 +312,7 @@ static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
 	r->period = period;
 	r->pc = s.pc;
 	r->el = s.el;
-	pcs_sample_tid(u, &s, r);
+	pcs_sample_tid(u, &s, event, r);
 	/* release: the entry is written before pcs_deliver() sees it */
 	smp_store_release(&pe->head, head + 1);
 	/* this timer is the sampling interrupt: its cost counts against perf's limit */

@@ -134,6 +134,8 @@ static void pcs_vm_debugfs(struct pcs_vm_unit *v)
 	debugfs_create_u32("writes", 0400, d, &v->m.writes);
 	debugfs_create_u32("samples", 0400, d, &v->m.samples);
 	debugfs_create_u32("violations", 0400, d, &v->m.violations);
+	/* the context ID samples capture: a Linux TID (u->cid_is_pid) */
+	debugfs_create_u32("cid1", 0600, d, &v->m.cid1);
 	debugfs_create_file("pm_cycle", 0200, d, v, &pcs_vm_pm_cycle_fops);
 }
 
