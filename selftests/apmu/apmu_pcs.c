@@ -877,6 +877,81 @@ TEST(perf_record_fixed_period_throttled)
 	EXPECT_LE(rate, 1100);
 }
 
+static void period_10ms(struct perf_event_attr *a)
+{
+	a->disabled = 0;
+	a->sample_period = 10000000;
+}
+
+static void freq_100(struct perf_event_attr *a)
+{
+	a->disabled = 0;
+	a->freq = 1;
+	a->sample_freq = 100;	/* 10 ms */
+}
+
+/* The reader's PMPCSR reads of CPU 1's model in @us microseconds */
+static unsigned long reads_in(unsigned int us)
+{
+	unsigned long s0 = model_counter(1, "samples");
+
+	usleep(us);
+	return model_counter(1, "samples") - s0;
+}
+
+/*
+ * PERF_EVENT_IOC_PERIOD takes effect: the reader samples at the new period (taken at
+ * perf's start(PERF_EF_RELOAD) and the timer re-armed), for a period (-c) event and for
+ * a frequency (-F) event, whose ioctl value is the new frequency; and for a disabled
+ * event, at its next enable. 10 ms, then 1 ms: 10 times the reads (asked: 5 times).
+ * perf's sample-rate limit is raised meanwhile (earlier tests may have made perf lower
+ * it, and a frequency above it is EINVAL).
+ */
+TEST(ioc_period_honoured)
+{
+	char old_rate[32], old_pct[32];
+	unsigned long before, after;
+	int type, fd, i;
+	uint64_t v;
+
+	NEED_UNITS();
+	type = pcs_type();
+	ASSERT_LT(0, type);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	ASSERT_EQ(0, apmu_read_file(MAX_RATE, old_rate, sizeof(old_rate)));
+	ASSERT_EQ(0, apmu_read_file(TIME_PCT, old_pct, sizeof(old_pct)));
+	if (!strcmp(old_pct, "0")) {
+		strcpy(old_pct, "25");
+		ASSERT_EQ(0, write_str(TIME_PCT, old_pct));
+	}
+	EXPECT_EQ(0, write_str(MAX_RATE, "100000"));
+	EXPECT_EQ(0, write_str(TIME_PCT, "0"));
+	for (i = 0; i < 3; i++) {
+		fd = pcs_open(type, 1, -1, i == 1 ? freq_100 : period_10ms);
+		ASSERT_LE(0, fd);
+		if (i == 2)
+			ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
+		before = reads_in(200000);
+		v = i == 1 ? 1000 : 1000000;
+		ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_PERIOD, &v));
+		if (i == 2)
+			ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
+		usleep(20000);
+		after = reads_in(200000);
+		TH_LOG("%s: %lu reads in 200 ms at 10 ms, %lu at 1 ms",
+		       i == 0 ? "period" : i == 1 ? "frequency" : "disabled period", before,
+		       after);
+		/* disabled: none (one may have been in flight at the disable) */
+		if (i == 2)
+			EXPECT_GE(1, before);
+		EXPECT_LE(25, after);
+		EXPECT_GE(after, 5 * before);
+		close(fd);
+	}
+	EXPECT_EQ(0, write_str(TIME_PCT, old_pct));
+	EXPECT_EQ(0, write_str(MAX_RATE, old_rate));
+}
+
 TEST(no_violations)
 {
 	NEED_UNITS();

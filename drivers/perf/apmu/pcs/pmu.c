@@ -8,7 +8,9 @@
  * hrtimer on another active CPU, the reader (a housekeeping CPU for timers, preferably
  * one no apmu_pcs event samples, spread over those: pcs_choose_reader()), fires at the
  * requested period (nanoseconds) or frequency and reads CPU N's PMPCSR over the
- * external PMU frame. Each valid sample (PC, Exception level, time, task) goes into a per-event
+ * external PMU frame. PERF_EVENT_IOC_PERIOD is honoured: the new period is taken at
+ * perf's start(PERF_EF_RELOAD) on CPU N and the reader's timer is re-armed with it.
+ * Each valid sample (PC, Exception level, time, task) goes into a per-event
  * single-producer ring; CPU N
  * turns the ring into ordinary perf samples at its own scheduler tick (a deferrable timer
  * pinned to it, run from the timer softirq of the tick; for frequency events perf also
@@ -81,8 +83,10 @@ struct apmu_pcs_rec {
  * @reader: the CPU @timer runs on (READ_ONCE/WRITE_ONCE: written by add() and the
  *	hotplug callbacks under pcs_active_lock); @timer and @kick do nothing on any
  *	other CPU but send @kick on to it
- * @period: the sampling period in nanoseconds (perf's frequency logic may change
- *	hw.sample_period, which apmu_pcs does not use)
+ * @period: the sampling period in nanoseconds, from the attribute (perf's frequency
+ *	logic may change hw.sample_period, which apmu_pcs does not use): written on CPU N
+ *	(add(), start(PERF_EF_RELOAD) after PERF_EVENT_IOC_PERIOD), read once per timer
+ *	callback on the reader (WRITE_ONCE/READ_ONCE of an aligned u64: single-copy atomic)
  * @delivering: pcs_deliver() is running (perf may call stop() from inside it)
  * @flush: delivers the ring on the target CPU at each of its ticks (deferrable, pinned)
  * @active: between add() and del(): @timer and @flush run (written on the target CPU)
@@ -172,6 +176,16 @@ static int pcs_choose_reader(struct apmu_pcs_event *self, int not)
 		}
 	}
 	return best;
+}
+
+/* The period the attribute asks for, in nanoseconds: -c N or 1 s / -F N */
+static u64 pcs_attr_period(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	u64 period;
+
+	period = attr->freq ? div64_u64(NSEC_PER_SEC, attr->sample_freq) : attr->sample_period;
+	return max(period, APMU_PCS_MIN_PERIOD_NS);
 }
 
 static void pcs_event_destroy(struct perf_event *event)
@@ -290,12 +304,13 @@ static int pcs_event_init(struct perf_event *event)
 
 	/*
 	 * A frequency stays one: perf then stops and restarts the event at every tick of
-	 * CPU N, which is when the ring is delivered. The timer's period is fixed here,
-	 * 1/freq or the period, in nanoseconds. period_left stays 0, so perf's period
-	 * adjustment never restarts the event from inside a delivery.
+	 * CPU N, which is when the ring is delivered. The timer's period is 1/freq or the
+	 * period, in nanoseconds, taken again when PERF_EVENT_IOC_PERIOD changes the
+	 * attribute (pcs_start()). period_left stays 0, so perf's period adjustment never
+	 * restarts the event from inside a delivery.
 	 */
-	period = attr->freq ? NSEC_PER_SEC / attr->sample_freq : attr->sample_period;
-	pe->period = max(period, APMU_PCS_MIN_PERIOD_NS);
+	period = pcs_attr_period(event);
+	pe->period = period;
 	hwc->sample_period = pe->period;
 	hwc->last_period = pe->period;
 	local64_set(&hwc->period_left, 0);
@@ -508,10 +523,34 @@ static void pcs_flush(struct timer_list *t)
 	local_irq_restore(flags);
 }
 
+/*
+ * On CPU N: take the period from the attribute again (PERF_EVENT_IOC_PERIOD changed it)
+ * and, when it changed while the reader's timer runs, re-arm that timer with it (a kick:
+ * an IPI to the reader, not to CPU N). The reader reads the period once per callback.
+ */
+static void pcs_reload_period(struct apmu_pcs_event *pe, bool rearm)
+{
+	u64 period = pcs_attr_period(pe->event);
+	int reader;
+
+	if (period == pe->period)
+		return;
+	WRITE_ONCE(pe->period, period);
+	if (!pe->event->attr.freq) {
+		pe->event->hw.sample_period = period;
+		pe->event->hw.last_period = period;
+	}
+	reader = READ_ONCE(pe->reader);
+	if (rearm && READ_ONCE(pe->active) && reader < nr_cpu_ids)
+		pcs_send_kick(pe, reader);
+}
+
 static void pcs_start(struct perf_event *event, int flags)
 {
 	struct apmu_pcs_event *pe = event->pmu_private;
 
+	if (flags & PERF_EF_RELOAD)
+		pcs_reload_period(pe, true);
 	event->hw.state = 0;
 	WRITE_ONCE(pe->stopped, false);
 }
@@ -538,6 +577,8 @@ static int pcs_add(struct perf_event *event, int flags)
 	ret = apmu_pcs_events_get(u);
 	if (ret)
 		return ret;
+	/* PERF_EVENT_IOC_PERIOD while the event was off changed only the attribute */
+	pcs_reload_period(pe, false);
 	if (flags & PERF_EF_START)
 		pcs_start(event, flags);
 	raw_spin_lock(&pcs_active_lock);
