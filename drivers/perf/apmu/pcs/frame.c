@@ -14,6 +14,12 @@
  *    RAZ/WI and asking for it is -EOPNOTSUPP. SS (bit 4) exists only with FEAT_PMUv3_SS
  *    (PMDEVID.PMSS), else -EOPNOTSUPP. Bits [63:5] and [3:2] are RES0: only EN and SS are
  *    ever written, and the upper word never is.
+ *  - PMPCSCTL.EN and SS reset to 0 on a Warm reset ("On a Warm reset, this field resets
+ *    to '0'"), which the core goes through each time it powers up again: out of a
+ *    power-down idle state (CPU PM) or back online (hotplug). The unit keeps the value
+ *    it wants (@ctl) and its CPU writes it again on the way back, under the lock, after
+ *    the state check; only when something is wanted, so an idle exit costs nothing
+ *    otherwise.
  *  - PMPCSR[31:0] == 0xFFFFFFFF is "no valid sample" (the core is halted, profiling is
  *    suspended or prohibited); the rest of the sample is then UNKNOWN and not read.
  */
@@ -134,7 +140,10 @@ static int pcs_identify_locked(struct apmu_pcs_unit *u)
 	u->has_ctl = pcsample == APMU_PCSAMPLE_V8P9;
 	u->ss = u->has_ctl && FIELD_GET(APMU_PMDEVID_PMSS, devid) == 1;
 	u->swlock = u->ops->read(u, APMU_PMLSR) & APMU_PMLSR_SLI;
-	u->imp = u->has_ctl && (u->ops->read(u, APMU_PMPCSCTL) & APMU_PMPCSCTL_IMP);
+	u->ctl = u->has_ctl ? u->ops->read(u, APMU_PMPCSCTL) : 0;
+	u->imp = u->ctl & APMU_PMPCSCTL_IMP;
+	/* what is set now (firmware, or a previous load) is what is wanted */
+	u->ctl &= (u->imp ? APMU_PMPCSCTL_EN : 0) | (u->ss ? APMU_PMPCSCTL_SS : 0);
 	return 0;
 }
 
@@ -213,17 +222,39 @@ int apmu_pcs_get_ctl(struct apmu_pcs_unit *u, bool *en, bool *ss)
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_get_ctl);
 
 /*
- * Read-modify-write of PMPCSCTL[31:0] keeping only the fields that exist: EN when IMP,
- * SS with FEAT_PMUv3_SS; RES0 bits (and the RO IMP) are written as 0. Lock held, state
- * checked.
+ * Change the wanted PMPCSCTL[31:0] (@u->ctl) keeping only the fields that exist: EN when
+ * IMP, SS with FEAT_PMUv3_SS; RES0 bits (and the RO IMP) are written as 0. Lock held.
+ * Written at once when @write (the state checked), else when the core is next back.
  */
-static void pcs_update_ctl(struct apmu_pcs_unit *u, u32 mask, u32 val)
+static void pcs_update_ctl(struct apmu_pcs_unit *u, u32 mask, u32 val, bool write)
 {
 	u32 keep = (u->imp ? APMU_PMPCSCTL_EN : 0) | (u->ss ? APMU_PMPCSCTL_SS : 0);
-	u32 ctl = u->ops->read(u, APMU_PMPCSCTL) & keep;
 
-	ctl = ((ctl & ~mask) | (val & mask)) & keep;
-	pcs_write(u, APMU_PMPCSCTL, ctl);
+	lockdep_assert_held(&u->lock);
+	u->ctl = ((u->ctl & ~mask) | (val & mask)) & keep;
+	if (write)
+		pcs_write(u, APMU_PMPCSCTL, u->ctl);
+}
+
+/*
+ * The core is back (CPU_PM_EXIT, or online): its Warm reset cleared PMPCSCTL.EN and SS.
+ * Write what is wanted again, if anything, once the state check allows an access. Lock
+ * held; runs on the unit's CPU.
+ */
+static void pcs_restore_ctl(struct apmu_pcs_unit *u)
+{
+	int ret;
+
+	lockdep_assert_held(&u->lock);
+	if (!u->ctl)
+		return;
+	ret = apmu_pcs_check(u);
+	if (ret) {
+		pr_debug_ratelimited("apmu_pcs: cpu%d: PMPCSCTL %#x not restored (%d)\n", u->cpu,
+				     u->ctl, ret);
+		return;
+	}
+	pcs_write(u, APMU_PMPCSCTL, u->ctl);
 }
 
 /**
@@ -234,8 +265,8 @@ static void pcs_update_ctl(struct apmu_pcs_unit *u, u32 mask, u32 val)
  * This is root's switch (sysfs): suspending refuses apmu_pcs perf events until root
  * resumes, and whatever root writes stays after the last event goes.
  *
- * Return: 0; -EOPNOTSUPP for @on when IMP == 0 (EN is RAZ/WI; asking to suspend is a
- * no-op then and succeeds without touching the frame); or apmu_pcs_check()'s errno.
+ * Return: 0; -EOPNOTSUPP whatever @on when IMP == 0 (PMPCSCTL.EN is RAZ/WI: there is
+ * no switch to write; the frame is not touched); or apmu_pcs_check()'s errno.
  */
 int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on)
 {
@@ -243,8 +274,6 @@ int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on)
 	int ret;
 
 	if (!u->imp) {
-		if (!on)
-			return 0;
 		pr_debug("apmu_pcs: cpu%d: PMPCSCTL.IMP=0: EN is RAZ/WI, sampling cannot be suspended or resumed\n",
 			 u->cpu);
 		return -EOPNOTSUPP;
@@ -252,7 +281,7 @@ int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on)
 	raw_spin_lock_irqsave(&u->lock, flags);
 	ret = apmu_pcs_check(u);
 	if (!ret) {
-		pcs_update_ctl(u, APMU_PMPCSCTL_EN, on ? APMU_PMPCSCTL_EN : 0);
+		pcs_update_ctl(u, APMU_PMPCSCTL_EN, on ? APMU_PMPCSCTL_EN : 0, true);
 		u->root_off = !on;
 		u->ev_en = false;
 	}
@@ -276,23 +305,19 @@ int apmu_pcs_events_get(struct apmu_pcs_unit *u)
 {
 	unsigned long flags;
 	int ret = 0;
-	u32 ctl;
 
 	raw_spin_lock_irqsave(&u->lock, flags);
 	if (u->root_off) {
 		pr_debug("apmu_pcs: cpu%d: sampling suspended by root (enable=0): event refused\n",
 			 u->cpu);
 		ret = -EBUSY;
-	} else if (!u->active && u->has_ctl && !apmu_pcs_check(u)) {
-		ctl = u->ops->read(u, APMU_PMPCSCTL);
-		if (u->ss && (ctl & APMU_PMPCSCTL_SS)) {
-			pr_debug("apmu_pcs: cpu%d: sample_on_snapshot=1: event refused\n",
-				 u->cpu);
-			ret = -EBUSY;
-		} else if (u->imp && !(ctl & APMU_PMPCSCTL_EN)) {
-			pcs_update_ctl(u, APMU_PMPCSCTL_EN, APMU_PMPCSCTL_EN);
-			u->ev_en = true;
-		}
+	} else if (u->ctl & APMU_PMPCSCTL_SS) {
+		pr_debug("apmu_pcs: cpu%d: sample_on_snapshot=1: event refused\n", u->cpu);
+		ret = -EBUSY;
+	} else if (!u->active && u->imp && !(u->ctl & APMU_PMPCSCTL_EN)) {
+		/* wanted now; written now if the frame answers, else when the core is back */
+		pcs_update_ctl(u, APMU_PMPCSCTL_EN, APMU_PMPCSCTL_EN, !apmu_pcs_check(u));
+		u->ev_en = true;
 	}
 	if (!ret)
 		u->active++;
@@ -311,8 +336,8 @@ void apmu_pcs_events_put(struct apmu_pcs_unit *u)
 
 	raw_spin_lock_irqsave(&u->lock, flags);
 	if (!--u->active && u->ev_en) {
-		if (!apmu_pcs_check(u))
-			pcs_update_ctl(u, APMU_PMPCSCTL_EN, 0);
+		/* not wanted any more: not written again when the core is back either */
+		pcs_update_ctl(u, APMU_PMPCSCTL_EN, 0, !apmu_pcs_check(u));
 		u->ev_en = false;
 	}
 	raw_spin_unlock_irqrestore(&u->lock, flags);
@@ -349,7 +374,7 @@ int apmu_pcs_set_snapshot(struct apmu_pcs_unit *u, bool on)
 		ret = apmu_pcs_check(u);
 	}
 	if (!ret)
-		pcs_update_ctl(u, APMU_PMPCSCTL_SS, on ? APMU_PMPCSCTL_SS : 0);
+		pcs_update_ctl(u, APMU_PMPCSCTL_SS, on ? APMU_PMPCSCTL_SS : 0, true);
 	raw_spin_unlock_irqrestore(&u->lock, flags);
 	return ret;
 }
@@ -451,7 +476,9 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_read_sample);
  * @u: the unit
  * @online: the new state
  *
- * Taking the lock waits for an access in flight (a sample read from another CPU) to end.
+ * Runs on the CPU (a CPUHP_AP_ONLINE_DYN state). Taking the lock waits for an access in
+ * flight (a sample read from another CPU) to end. Coming up, the core went through a
+ * Warm reset: the wanted PMPCSCTL (@u->ctl) is written again.
  */
 void apmu_pcs_set_online(struct apmu_pcs_unit *u, bool online)
 {
@@ -459,6 +486,8 @@ void apmu_pcs_set_online(struct apmu_pcs_unit *u, bool online)
 
 	raw_spin_lock_irqsave(&u->lock, flags);
 	u->online = online;
+	if (online)
+		pcs_restore_ctl(u);
 	raw_spin_unlock_irqrestore(&u->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_online);
@@ -467,6 +496,10 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_online);
  * apmu_pcs_set_pm_off() - CPU PM: the unit's CPU enters or leaves a low-power state
  * @u: the unit
  * @off: entering
+ *
+ * Runs on the CPU, IRQs off (the CPU PM notifier). Leaving (CPU_PM_EXIT, and
+ * CPU_PM_ENTER_FAILED, where writing it again is harmless), the core may have been
+ * powered down and reset: the wanted PMPCSCTL (@u->ctl) is written again.
  */
 void apmu_pcs_set_pm_off(struct apmu_pcs_unit *u, bool off)
 {
@@ -474,6 +507,8 @@ void apmu_pcs_set_pm_off(struct apmu_pcs_unit *u, bool off)
 
 	raw_spin_lock_irqsave(&u->lock, flags);
 	u->pm_off = off;
+	if (!off)
+		pcs_restore_ctl(u);
 	raw_spin_unlock_irqrestore(&u->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_pm_off);

@@ -9,9 +9,12 @@
  *
  * A wrong address must never become an abort: a read of an address nothing answers is
  * an external abort on Arm (QEMU's virt machine raises one too). So before the first read
- * a frame must be 4 KiB aligned, outside System RAM, claimed with request_mem_region()
- * (so no other driver owns it), and - for the parameter, which nothing vouches for -
- * lie inside a region the device tree describes. Only then are its identification
+ * a frame must be 4 KiB aligned, outside System RAM and any memory the kernel knows
+ * (pfn_valid(): no-map carve-outs are memory too), outside reserved regions
+ * (IORES_DESC_RESERVED, and every /reserved-memory node: firmware, secure memory, whose
+ * reads abort), claimed with request_mem_region() (so no other driver owns it), and - for
+ * the parameter, which nothing vouches for - lie inside a region some other device tree
+ * node describes. Only then are its identification
  * registers read (PMDEVARCH: Arm PMUv3; PMDEVID.PCSample: PC sampling), after the core
  * has answered an IPI (so it is up: apmu_pcs_unit_add()) and its power and lock state
  * (EDPRSR) has been checked. Anything else is refused with one message. With FEAT_DoPD
@@ -128,7 +131,42 @@ VISIBLE_IF_KUNIT const struct apmu_pcs_ops apmu_pcs_mmio_ops = {
 };
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_mmio_ops);
 
-/* Does a device tree node's reg cover the 4 KiB frame at @pa? */
+/* Is @np /reserved-memory or below it? */
+static bool pcs_in_reserved_memory_node(struct device_node *np)
+{
+	for (; np; np = np->parent)
+		if (of_node_name_eq(np, "reserved-memory") && np->parent &&
+		    !np->parent->parent)
+			return true;
+	return false;
+}
+
+/* Does a /reserved-memory region (reg, or a dynamic one's size at its placed base) meet
+ * the frame at @pa?
+ */
+static bool pcs_reserved_memory(phys_addr_t pa)
+{
+	struct device_node *rmem, *np;
+	struct resource r;
+	bool hit = false;
+	int i;
+
+	rmem = of_find_node_by_path("/reserved-memory");
+	if (!rmem)
+		return false;
+	for_each_child_of_node(rmem, np) {
+		for (i = 0; !hit && !of_address_to_resource(np, i, &r); i++)
+			hit = r.start < pa + APMU_PCS_FRAME_SIZE && pa <= r.end;
+		if (hit) {
+			of_node_put(np);
+			break;
+		}
+	}
+	of_node_put(rmem);
+	return hit;
+}
+
+/* Does a device tree node's reg, other than memory's, cover the 4 KiB frame at @pa? */
 static bool pcs_described(phys_addr_t pa)
 {
 	struct device_node *np;
@@ -136,6 +174,9 @@ static bool pcs_described(phys_addr_t pa)
 	int i;
 
 	for (np = of_find_all_nodes(NULL); np; np = of_find_all_nodes(np)) {
+		/* memory and carve-outs of it describe no device */
+		if (of_node_is_type(np, "memory") || pcs_in_reserved_memory_node(np))
+			continue;
 		for (i = 0; !of_address_to_resource(np, i, &r); i++) {
 			if (r.start <= pa && pa + APMU_PCS_FRAME_SIZE - 1 <= r.end) {
 				of_node_put(np);
@@ -146,18 +187,31 @@ static bool pcs_described(phys_addr_t pa)
 	return false;
 }
 
-/* Checks that need no access. Return: NULL or why the address is refused. */
-static const char *pcs_addr_refused(phys_addr_t pa, bool param)
+/**
+ * pcs_addr_refused() - the checks that need no access to the frame
+ * @pa: the frame's physical address
+ * @param: it comes from the pcs= parameter (nothing vouches for it)
+ *
+ * Return: NULL, or why the address is refused (pr_warn()ed by the caller, once).
+ */
+VISIBLE_IF_KUNIT const char *pcs_addr_refused(phys_addr_t pa, bool param)
 {
 	if (!IS_ALIGNED(pa, APMU_PCS_FRAME_SIZE))
 		return "not 4 KiB aligned";
 	if (region_intersects(pa, APMU_PCS_FRAME_SIZE, IORESOURCE_SYSTEM_RAM,
 			      IORES_DESC_NONE) != REGION_DISJOINT)
 		return "System RAM";
+	/* no-map memory (not System RAM) still has struct pages: it is memory, not MMIO */
+	if (pfn_valid(PHYS_PFN(pa)))
+		return "memory (pfn_valid), not a device";
+	if (region_intersects(pa, APMU_PCS_FRAME_SIZE, IORESOURCE_MEM,
+			      IORES_DESC_RESERVED) != REGION_DISJOINT || pcs_reserved_memory(pa))
+		return "reserved memory (firmware or secure: reads abort)";
 	if (param && !pcs_described(pa))
 		return "outside every region the device tree describes (unbacked addresses abort)";
 	return NULL;
 }
+EXPORT_SYMBOL_IF_KUNIT(pcs_addr_refused);
 
 /*
  * The debug frame, for EDPRSR: mapped, not claimed, not read here. EDDEVARCH is checked

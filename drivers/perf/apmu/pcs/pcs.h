@@ -99,6 +99,11 @@ struct apmu_pcs_sample {
  * @mpidr: the CPU's MPIDR_EL1 affinity (Aff3..Aff0), read on the CPU by
  *	apmu_pcs_wake(); PMDEVAFF0/1 (and EDDEVAFF0/1) must match it
  * @users: perf events sampling this unit
+ * @ctl: the PMPCSCTL value the driver wants (EN, SS; under @lock): what it last wrote,
+ *	or found at identification. EN and SS reset to 0 on a Warm reset, which the core
+ *	goes through whenever it powers up again (leaving a power-down idle state, coming
+ *	back online); the CPU itself writes @ctl again then (apmu_pcs_set_pm_off(),
+ *	apmu_pcs_set_online()), else sampling would stay suspended for good
  * @active: perf events between add() and del() (under @lock)
  * @ev_en: the events set PMPCSCTL.EN (when @active went 0 -> 1) and clear it again
  *	when it goes 1 -> 0, unless root has written enable since (under @lock)
@@ -126,6 +131,7 @@ struct apmu_pcs_unit {
 	bool cid_is_pid;
 	u64 mpidr;
 	unsigned int users;
+	u32 ctl;
 	unsigned int active;
 	bool ev_en;
 	bool root_off;

@@ -5,13 +5,18 @@
  * `perf record -e apmu_pcs// -C N` opens a sampling event on CPU N. The event stays in
  * CPU N's perf context (perf's tools put their tracking event on N and share its ring
  * buffer, which must then be written from N only), but its sampling runs elsewhere: an
- * hrtimer on another online CPU, the reader, fires at the requested period (nanoseconds)
- * or frequency and reads CPU N's PMPCSR over the external PMU frame. Each valid sample
- * (PC, Exception level, time, task) goes into a per-event single-producer ring; CPU N
+ * hrtimer on another active CPU, the reader (a housekeeping CPU for timers, preferably
+ * one no apmu_pcs event samples, spread over those: pcs_choose_reader()), fires at the
+ * requested period (nanoseconds) or frequency and reads CPU N's PMPCSR over the
+ * external PMU frame. PERF_EVENT_IOC_PERIOD is honoured: the new period is taken at
+ * perf's start(PERF_EF_RELOAD) on CPU N and the reader's timer is re-armed with it.
+ * Each valid sample (PC, Exception level, time, task) goes into a per-event
+ * single-producer ring; CPU N
  * turns the ring into ordinary perf samples at its own scheduler tick (a deferrable timer
  * pinned to it, run from the timer softirq of the tick; for frequency events perf also
  * stops and restarts them every tick), a read of the event, and the event's removal - so
- * it takes no interrupt, IPI or exception for sampling. The samples carry IP the sampled
+ * it takes no interrupt, IPI or exception for taking samples (what perf itself sends it
+ * is in Documentation/admin-guide/perf/apmu.rst). The samples carry IP the sampled
  * PC (user or kernel from PMPCSR.EL), CPU N, the time of the read, PERIOD in nanoseconds,
  * and the task when the sampled context ID is a Linux TID (CONFIG_PID_IN_CONTEXTIDR),
  * else -1. A full ring drops samples.
@@ -30,6 +35,7 @@
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched/clock.h>
+#include <linux/sched/isolation.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/timer.h>
@@ -74,10 +80,13 @@ struct apmu_pcs_rec {
  * @kicks: @kick IPIs sent and not yet finished (pcs_send_kick() to the end of
  *	pcs_kick()): the event is not freed while one may still run. An async CSD is
  *	unlocked before its function runs, so its own flags cannot tell that
- * @reader: the CPU @timer runs on (READ_ONCE/WRITE_ONCE: written by add(), the timer
- *	and the hotplug callbacks)
- * @period: the sampling period in nanoseconds (perf's frequency logic may change
- *	hw.sample_period, which apmu_pcs does not use)
+ * @reader: the CPU @timer runs on (READ_ONCE/WRITE_ONCE: written by add() and the
+ *	hotplug callbacks under pcs_active_lock); @timer and @kick do nothing on any
+ *	other CPU but send @kick on to it
+ * @period: the sampling period in nanoseconds, from the attribute (perf's frequency
+ *	logic may change hw.sample_period, which apmu_pcs does not use): written on CPU N
+ *	(add(), start(PERF_EF_RELOAD) after PERF_EVENT_IOC_PERIOD), read once per timer
+ *	callback on the reader (WRITE_ONCE/READ_ONCE of an aligned u64: single-copy atomic)
  * @delivering: pcs_deliver() is running (perf may call stop() from inside it)
  * @flush: delivers the ring on the target CPU at each of its ticks (deferrable, pinned)
  * @active: between add() and del(): @timer and @flush run (written on the target CPU)
@@ -107,20 +116,76 @@ struct apmu_pcs_event {
 
 static struct pmu apmu_pcs_pmu;
 
-/* The events between add() and del(), for moving their timers off a CPU going down */
+/*
+ * The events between add() and del(), for choosing readers and moving their timers off a
+ * CPU going down
+ */
 static DEFINE_RAW_SPINLOCK(pcs_active_lock);
 static LIST_HEAD(pcs_active);
 
 /**
- * apmu_pcs_reader_cpu() - the CPU that samples @target: any other online CPU
+ * apmu_pcs_reader_cpu() - is there a CPU to sample @target from? Any other active CPU
  * @target: the sampled CPU
  *
- * Return: a CPU number, or >= nr_cpu_ids when @target is the only online CPU.
+ * Return: a CPU number, or >= nr_cpu_ids when @target is the only active CPU.
  */
 int apmu_pcs_reader_cpu(int target)
 {
 	/* active, not just online: a CPU being taken down is online until late */
 	return cpumask_any_but(cpu_active_mask, target);
+}
+
+/*
+ * pcs_choose_reader() - the CPU to sample @self's CPU from, pcs_active_lock held
+ * @self: the event (on pcs_active or not; its own @reader is not counted)
+ * @not: a CPU that must not read (one going down), or -1
+ *
+ * From the active housekeeping CPUs for timers (isolcpus=/nohz_full= take the isolated
+ * ones out: the reader's hrtimer must not disturb them), never the sampled CPU. Prefer a
+ * CPU that no apmu_pcs event samples, then the one reading for the fewest events, so
+ * readers spread. When no housekeeping CPU qualifies (only the sampled one is), any
+ * other active CPU: sampling from an isolated CPU beats not sampling.
+ *
+ * Return: a CPU, or >= nr_cpu_ids when no other CPU is active.
+ */
+static int pcs_choose_reader(struct apmu_pcs_event *self, int not)
+{
+	const struct cpumask *hk = housekeeping_cpumask(HK_TYPE_TIMER);
+	int cpu, target = self->unit->cpu, best = nr_cpu_ids, pass;
+	unsigned int score, best_score = UINT_MAX;
+	struct apmu_pcs_event *pe;
+
+	lockdep_assert_held(&pcs_active_lock);
+	for (pass = 0; pass < 2 && best >= nr_cpu_ids; pass++) {
+		for_each_cpu_and(cpu, cpu_active_mask, pass ? cpu_active_mask : hk) {
+			if (cpu == target || cpu == not)
+				continue;
+			score = 0;
+			list_for_each_entry(pe, &pcs_active, node) {
+				if (pe == self)
+					continue;
+				if (pe->unit->cpu == cpu)
+					score += 1U << 16;	/* sampled: its PMU is busy */
+				if (READ_ONCE(pe->reader) == cpu)
+					score++;
+			}
+			if (score < best_score) {
+				best = cpu;
+				best_score = score;
+			}
+		}
+	}
+	return best;
+}
+
+/* The period the attribute asks for, in nanoseconds: -c N or 1 s / -F N */
+static u64 pcs_attr_period(struct perf_event *event)
+{
+	struct perf_event_attr *attr = &event->attr;
+	u64 period;
+
+	period = attr->freq ? div64_u64(NSEC_PER_SEC, attr->sample_freq) : attr->sample_period;
+	return max(period, APMU_PCS_MIN_PERIOD_NS);
 }
 
 static void pcs_event_destroy(struct perf_event *event)
@@ -130,7 +195,8 @@ static void pcs_event_destroy(struct perf_event *event)
 	WRITE_ONCE(pe->active, false);
 	hrtimer_cancel(&pe->timer);
 	/*
-	 * A kick queued or running must not start the timer of a freed event: wait for
+	 * A kick queued or running (or sent on by one) must not start the timer of a freed
+	 * event: wait for
 	 * pcs_kick() to be done with @pe (no new kick can be sent: the event is off
 	 * pcs_active and its timer is cancelled), then cancel what it may have started.
 	 */
@@ -238,24 +304,30 @@ static int pcs_event_init(struct perf_event *event)
 
 	/*
 	 * A frequency stays one: perf then stops and restarts the event at every tick of
-	 * CPU N, which is when the ring is delivered. The timer's period is fixed here,
-	 * 1/freq or the period, in nanoseconds. period_left stays 0, so perf's period
-	 * adjustment never restarts the event from inside a delivery.
+	 * CPU N, which is when the ring is delivered. The timer's period is 1/freq or the
+	 * period, in nanoseconds, taken again when PERF_EVENT_IOC_PERIOD changes the
+	 * attribute (pcs_start()). period_left stays 0, so perf's period adjustment never
+	 * restarts the event from inside a delivery.
 	 */
-	period = attr->freq ? NSEC_PER_SEC / attr->sample_freq : attr->sample_period;
-	pe->period = max(period, APMU_PCS_MIN_PERIOD_NS);
+	period = pcs_attr_period(event);
+	pe->period = period;
 	hwc->sample_period = pe->period;
 	hwc->last_period = pe->period;
 	local64_set(&hwc->period_left, 0);
 	return 0;
 }
 
-/* The task a context ID names, when it is a Linux TID; -1 otherwise */
+/*
+ * The task a context ID names, when it is a Linux TID, as the event's opener sees it
+ * (its PID namespace, event->ns, as perf core numbers every sample); -1 otherwise, and
+ * for a task that namespace cannot see.
+ */
 static void pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_sample *s,
-			   struct apmu_pcs_rec *r)
+			   struct perf_event *event, struct apmu_pcs_rec *r)
 {
 	u32 cid = s->has_cid2 ? s->cid2 : s->cid1;
 	struct task_struct *t;
+	pid_t pid, tid;
 
 	r->pid = -1;
 	r->tid = -1;
@@ -267,10 +339,19 @@ static void pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_
 		return;
 	}
 	rcu_read_lock();
+	/*
+	 * CONTEXTIDR holds task_pid_nr() (contextidr_thread_switch()): the PID in the
+	 * initial namespace, where the task is found; the sample gets the numbers of the
+	 * event's namespace, 0 there meaning the task is not visible from it.
+	 */
 	t = pid_task(find_pid_ns(cid, &init_pid_ns), PIDTYPE_PID);
 	if (t) {
-		r->pid = task_tgid_nr(t);
-		r->tid = task_pid_nr(t);
+		pid = task_tgid_nr_ns(t, event->ns);
+		tid = task_pid_nr_ns(t, event->ns);
+		if (pid && tid) {
+			r->pid = pid;
+			r->tid = tid;
+		}
 	}
 	rcu_read_unlock();
 }
@@ -298,7 +379,7 @@ static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
 	r->period = period;
 	r->pc = s.pc;
 	r->el = s.el;
-	pcs_sample_tid(u, &s, r);
+	pcs_sample_tid(u, &s, event, r);
 	/* release: the entry is written before pcs_deliver() sees it */
 	smp_store_release(&pe->head, head + 1);
 	/* this timer is the sampling interrupt: its cost counts against perf's limit */
@@ -308,15 +389,19 @@ static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
 static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 {
 	struct apmu_pcs_event *pe = container_of(timer, struct apmu_pcs_event, timer);
-	u64 period = pe->period;
+	u64 period = READ_ONCE(pe->period);
 	int reader;
 
 	if (!READ_ONCE(pe->active))
 		return HRTIMER_NORESTART;
-	/* Moved here by a hotplug migration? Never sample a CPU from itself. */
-	if (smp_processor_id() == pe->unit->cpu) {
-		reader = apmu_pcs_reader_cpu(pe->unit->cpu);
-		WRITE_ONCE(pe->reader, reader);
+	/*
+	 * Not on the reader? A kick that raced with this callback left the timer on the
+	 * CPU it ran on (a running timer does not change CPUs), or a hotplug migration
+	 * moved it. Never sample from here, least of all from the sampled CPU itself: send
+	 * the timer to the reader.
+	 */
+	reader = READ_ONCE(pe->reader);
+	if (smp_processor_id() != reader) {
 		if (reader < nr_cpu_ids)
 			pcs_send_kick(pe, reader);
 		return HRTIMER_NORESTART;
@@ -327,14 +412,24 @@ static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 	return HRTIMER_RESTART;
 }
 
-/* On the reader (IPI): start the sampling timer there */
+/*
+ * On the reader (IPI): start the sampling timer there. A stale kick - the reader changed
+ * after it was sent (hotplug, a new add()) - starts nothing where it lands and is sent
+ * on to the current reader; a reader going down (no longer active) starts nothing
+ * either: apmu_pcs_pmu_cpu_offline() gives its events another reader.
+ */
 static void pcs_kick(void *info)
 {
 	struct apmu_pcs_event *pe = info;
+	int cpu = smp_processor_id(), reader = READ_ONCE(pe->reader);
 
-	if (READ_ONCE(pe->active) && smp_processor_id() != pe->unit->cpu)
-		hrtimer_start(&pe->timer, ns_to_ktime(pe->period),
-			      HRTIMER_MODE_REL_PINNED_HARD);
+	if (READ_ONCE(pe->active)) {
+		if (cpu == reader && cpu_active(cpu) && cpu != pe->unit->cpu)
+			hrtimer_start(&pe->timer, ns_to_ktime(READ_ONCE(pe->period)),
+				      HRTIMER_MODE_REL_PINNED_HARD);
+		else if (reader != cpu && reader < nr_cpu_ids)
+			pcs_send_kick(pe, reader);
+	}
 	/* release: the last access to @pe; pcs_event_destroy() may free it now */
 	atomic_dec_return_release(&pe->kicks);
 }
@@ -428,10 +523,34 @@ static void pcs_flush(struct timer_list *t)
 	local_irq_restore(flags);
 }
 
+/*
+ * On CPU N: take the period from the attribute again (PERF_EVENT_IOC_PERIOD changed it)
+ * and, when it changed while the reader's timer runs, re-arm that timer with it (a kick:
+ * an IPI to the reader, not to CPU N). The reader reads the period once per callback.
+ */
+static void pcs_reload_period(struct apmu_pcs_event *pe, bool rearm)
+{
+	u64 period = pcs_attr_period(pe->event);
+	int reader;
+
+	if (period == pe->period)
+		return;
+	WRITE_ONCE(pe->period, period);
+	if (!pe->event->attr.freq) {
+		pe->event->hw.sample_period = period;
+		pe->event->hw.last_period = period;
+	}
+	reader = READ_ONCE(pe->reader);
+	if (rearm && READ_ONCE(pe->active) && reader < nr_cpu_ids)
+		pcs_send_kick(pe, reader);
+}
+
 static void pcs_start(struct perf_event *event, int flags)
 {
 	struct apmu_pcs_event *pe = event->pmu_private;
 
+	if (flags & PERF_EF_RELOAD)
+		pcs_reload_period(pe, true);
 	event->hw.state = 0;
 	WRITE_ONCE(pe->stopped, false);
 }
@@ -458,13 +577,15 @@ static int pcs_add(struct perf_event *event, int flags)
 	ret = apmu_pcs_events_get(u);
 	if (ret)
 		return ret;
+	/* PERF_EVENT_IOC_PERIOD while the event was off changed only the attribute */
+	pcs_reload_period(pe, false);
 	if (flags & PERF_EF_START)
 		pcs_start(event, flags);
 	raw_spin_lock(&pcs_active_lock);
+	reader = pcs_choose_reader(pe, -1);
 	list_add(&pe->node, &pcs_active);
-	WRITE_ONCE(pe->active, true);
-	reader = apmu_pcs_reader_cpu(u->cpu);
 	WRITE_ONCE(pe->reader, reader);
+	WRITE_ONCE(pe->active, true);
 	if (reader < nr_cpu_ids)
 		pcs_send_kick(pe, reader);
 	raw_spin_unlock(&pcs_active_lock);
@@ -534,9 +655,7 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 			continue;
 		/* IRQs are off on this CPU: the callback is not running */
 		hrtimer_try_to_cancel(&pe->timer);
-		reader = cpumask_nth_andnot(0, cpu_active_mask, cpumask_of(cpu));
-		if (reader == pe->unit->cpu)
-			reader = cpumask_nth_andnot(1, cpu_active_mask, cpumask_of(cpu));
+		reader = pcs_choose_reader(pe, cpu);
 		WRITE_ONCE(pe->reader, reader);
 		if (reader < nr_cpu_ids)
 			pcs_send_kick(pe, reader);
@@ -547,6 +666,10 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 /**
  * apmu_pcs_pmu_cpu_online() - @cpu comes up: it reads for events that had no reader
  * @cpu: the CPU coming up, which this runs on
+ *
+ * An event without a reader had no other active CPU than its own, so this one is its
+ * only choice, housekeeping or not. @cpu is not active yet (CPUHP_AP_ONLINE_DYN runs
+ * before CPUHP_AP_ACTIVE), which pcs_kick() requires: the timer is started here, on it.
  */
 void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 {
@@ -558,7 +681,8 @@ void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 		if (READ_ONCE(pe->reader) < nr_cpu_ids || pe->unit->cpu == cpu)
 			continue;
 		WRITE_ONCE(pe->reader, cpu);
-		pcs_send_kick(pe, cpu);
+		hrtimer_start(&pe->timer, ns_to_ktime(READ_ONCE(pe->period)),
+			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
 }

@@ -32,6 +32,21 @@ void apmu_pcs_model_init(struct apmu_pcs_model *m, unsigned int pcsample, bool i
 }
 
 /**
+ * apmu_pcs_model_power() - the core powers down or up (EDPRSR.PU)
+ * @m: the model
+ * @on: powered up
+ *
+ * Powering up is a Warm reset of the core's PMU: PMPCSCTL.EN and PMPCSCTL.SS ("On a Warm
+ * reset, this field resets to '0'") come back as 0, whatever the driver had written.
+ */
+void apmu_pcs_model_power(struct apmu_pcs_model *m, bool on)
+{
+	if (on && !m->pu)
+		m->ctl = 0;
+	m->pu = on;
+}
+
+/**
  * apmu_pcs_model_pcsr() - a PMPCSR value
  * @pc: the sampled PC
  * @el: its Exception level

@@ -16,6 +16,9 @@
  *    write then is a violation;
  *  - reading PMPCSR[31:0] (at 0x200 or 0x220) takes the next value of @seq and captures
  *    the context registers; 0xFFFFFFFF when EN == 0 with IMP == 1 (sampling suspended);
+ *  - PMPCSCTL.EN and SS reset to 0 on a Warm reset, which a core powering up again (a
+ *    CPU PM power-down idle state, a hotplug cycle) goes through:
+ *    apmu_pcs_model_power() clears them when @pu goes from 0 to 1;
  *  - any other offset is not the driver's business: a violation.
  * A violation inside a KUnit test fails that test (kunit_get_current_test()); elsewhere it
  * is logged with pr_err.
@@ -88,6 +91,7 @@ struct apmu_pcs_model {
 extern const struct apmu_pcs_ops apmu_pcs_model_ops;
 
 void apmu_pcs_model_init(struct apmu_pcs_model *m, unsigned int pcsample, bool imp, bool ss);
+void apmu_pcs_model_power(struct apmu_pcs_model *m, bool on);
 u64 apmu_pcs_model_pcsr(u64 pc, unsigned int el, bool ns);
 
 #endif /* __APMU_PCS_MODEL_H */

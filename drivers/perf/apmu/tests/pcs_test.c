@@ -5,6 +5,8 @@
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
+#include <linux/gfp.h>
+#include <linux/mm.h>
 #include <asm/cputype.h>
 
 #include "pcs_model.h"
@@ -79,6 +81,7 @@ static void identify_v8p2_no_pmpcsctl(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, en);
 	KUNIT_EXPECT_FALSE(test, ss);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), -EOPNOTSUPP);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), -EOPNOTSUPP);
 }
 
@@ -122,7 +125,10 @@ static void enable_with_imp(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, en);
 }
 
-/* IMP == 0: EN is RAZ/WI. Asking to resume is -EOPNOTSUPP and writes nothing. */
+/*
+ * IMP == 0: EN is RAZ/WI. Writing it is -EOPNOTSUPP whatever the value (there is nothing
+ * to suspend or resume), and writes nothing.
+ */
 static void enable_without_imp_eopnotsupp(struct kunit *test)
 {
 	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, false, true);
@@ -130,7 +136,11 @@ static void enable_without_imp_eopnotsupp(struct kunit *test)
 	bool en, ss;
 
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), -EOPNOTSUPP);
-	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), -EOPNOTSUPP);
+	/* refused before the state check: the same errno with the core powered down */
+	t->m.pu = false;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), -EOPNOTSUPP);
+	t->m.pu = true;
 	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
 	KUNIT_EXPECT_FALSE(test, en);
@@ -336,8 +346,30 @@ static void events_count_enable(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->u.active, 0);
 }
 
+/*
+ * The unit's CPU goes through a power-down idle state: CPU_PM_ENTER, the core powers
+ * down, powers up again with a Warm reset (PMPCSCTL.EN and SS back to 0), CPU_PM_EXIT.
+ */
+static void pm_cycle(struct pcs_test *t)
+{
+	apmu_pcs_set_pm_off(&t->u, true);
+	apmu_pcs_model_power(&t->m, false);
+	apmu_pcs_model_power(&t->m, true);
+	apmu_pcs_set_pm_off(&t->u, false);
+}
+
+/* The unit's CPU is taken offline (powered down) and brought back (a Warm reset) */
+static void hotplug_cycle(struct pcs_test *t)
+{
+	apmu_pcs_set_online(&t->u, false);
+	apmu_pcs_model_power(&t->m, false);
+	apmu_pcs_model_power(&t->m, true);
+	apmu_pcs_set_online(&t->u, true);
+}
+
 #define KVA	0xffff800080123454ULL
 #define UVA	0x0000aaaad0001234ULL
+#define UVA_HP	0x0000aaaad0005678ULL
 
 static void sample_sequence(struct kunit *test)
 {
@@ -403,6 +435,123 @@ static void sample_cid2_block(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, s.has_cid2);
 	KUNIT_EXPECT_EQ(test, s.cid2, 1234);
 	KUNIT_EXPECT_EQ(test, s.cid1, 1);
+}
+
+/*
+ * EN and SS reset on a Warm reset, which the core goes through when it powers up again.
+ * A perf event sampling across a CPU PM power-down keeps getting samples: the driver
+ * re-applies the EN it wants at CPU_PM_EXIT, on the CPU, after the power check.
+ */
+static void power_cycle_keeps_event_enable(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, false);
+	u64 seq = apmu_pcs_model_pcsr(KVA, 1, true);
+	struct apmu_pcs_sample s;
+	u32 writes;
+
+	t->m.seq = &seq;
+	t->m.nseq = 1;
+	KUNIT_ASSERT_EQ(test, apmu_pcs_events_get(&t->u), 0);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN);
+	pm_cycle(t);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.pc, KVA);
+	/* a second cycle too (the wanted EN is kept, not consumed) */
+	pm_cycle(t);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN);
+
+	/* the last event goes while the core is down: EN is no longer wanted */
+	apmu_pcs_set_pm_off(&t->u, true);
+	apmu_pcs_model_power(&t->m, false);
+	apmu_pcs_events_put(&t->u);
+	apmu_pcs_model_power(&t->m, true);
+	writes = t->m.writes;
+	apmu_pcs_set_pm_off(&t->u, false);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, 0);
+	/* nothing wanted: the way back from idle writes nothing */
+	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_FALSE(test, s.valid);
+}
+
+/* root's enable=1 and sample_on_snapshot=1 stand across a CPU PM power-down */
+static void power_cycle_keeps_root_enable(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
+	bool en, ss;
+	u32 writes;
+
+	KUNIT_ASSERT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
+	KUNIT_ASSERT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), 0);
+	pm_cycle(t);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN | APMU_PMPCSCTL_SS);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_TRUE(test, en);
+	KUNIT_EXPECT_TRUE(test, ss);
+
+	/* the software lock is unlocked around the re-applying write, as around any */
+	t->m.sli = true;
+	t->m.slk = true;
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&t->u), 0);
+	pm_cycle(t);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN | APMU_PMPCSCTL_SS);
+	KUNIT_EXPECT_TRUE(test, t->m.slk);
+
+	/* nothing is re-applied while the frame cannot be accessed (OS lock at exit) */
+	apmu_pcs_set_pm_off(&t->u, true);
+	apmu_pcs_model_power(&t->m, false);
+	apmu_pcs_model_power(&t->m, true);
+	t->m.oslk = true;
+	writes = t->m.writes;
+	apmu_pcs_set_pm_off(&t->u, false);
+	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
+	t->m.oslk = false;
+	/* ... nor while EDPRSR still says powered down */
+	apmu_pcs_set_pm_off(&t->u, true);
+	apmu_pcs_model_power(&t->m, false);
+	apmu_pcs_set_pm_off(&t->u, false);
+	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
+	apmu_pcs_model_power(&t->m, true);
+	/* and at the next exit it is */
+	pm_cycle(t);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN | APMU_PMPCSCTL_SS);
+
+	/* root's 0 stands too, and costs no write on the way back */
+	KUNIT_ASSERT_EQ(test, apmu_pcs_set_snapshot(&t->u, false), 0);
+	KUNIT_ASSERT_EQ(test, apmu_pcs_set_enable(&t->u, false), 0);
+	writes = t->m.writes;
+	pm_cycle(t);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, 0);
+	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), -EBUSY);
+}
+
+/* CPU hotplug: the core is powered down while offline; EN is set again when it is back */
+static void hotplug_keeps_enable(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, false);
+	u64 seq = apmu_pcs_model_pcsr(UVA_HP, 0, true);
+	struct apmu_pcs_sample s;
+	bool en, ss;
+
+	t->m.seq = &seq;
+	t->m.nseq = 1;
+	KUNIT_ASSERT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
+	hotplug_cycle(t);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_TRUE(test, en);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.pc, UVA_HP);
+	/* while offline, nothing is accessed and root's write is refused */
+	apmu_pcs_set_online(&t->u, false);
+	apmu_pcs_model_power(&t->m, false);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), -EAGAIN);
+	apmu_pcs_model_power(&t->m, true);
+	apmu_pcs_set_online(&t->u, true);
+	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN);
 }
 
 static void decode_fields(struct kunit *test)
@@ -528,6 +677,25 @@ static void mmio_debug_frame_read_only_when_up(struct kunit *test)
 	raw_spin_unlock_irqrestore(&u.lock, flags);
 }
 
+/*
+ * Addresses refused before any access: memory (System RAM; any page the kernel has a
+ * struct page for, which no-map carve-outs such as /reserved-memory no-map regions
+ * have), misaligned frames. The /reserved-memory node and IORES_DESC_RESERVED checks
+ * need a device tree or firmware map with such regions, which the test VM lacks.
+ */
+static void mmio_refuses_memory(struct kunit *test)
+{
+	struct page *pg = alloc_page(GFP_KERNEL);
+	phys_addr_t pa;
+
+	KUNIT_ASSERT_NOT_NULL(test, pg);
+	pa = page_to_phys(pg);
+	KUNIT_EXPECT_NOT_NULL(test, pcs_addr_refused(pa, false));
+	KUNIT_EXPECT_NOT_NULL(test, pcs_addr_refused(pa, true));
+	KUNIT_EXPECT_STREQ(test, pcs_addr_refused(pa + 0x800, false), "not 4 KiB aligned");
+	__free_page(pg);
+}
+
 static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(identify_v8p9),
 	KUNIT_CASE(new_unit_untouched_until_cpu_answers),
@@ -545,10 +713,14 @@ static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(double_lock_eio),
 	KUNIT_CASE(os_lock_ebusy),
 	KUNIT_CASE(offline_and_cpu_pm_not_touched),
+	KUNIT_CASE(power_cycle_keeps_event_enable),
+	KUNIT_CASE(power_cycle_keeps_root_enable),
+	KUNIT_CASE(hotplug_keeps_enable),
 	KUNIT_CASE(sample_sequence),
 	KUNIT_CASE(sample_cid2_block),
 	KUNIT_CASE(decode_fields),
 	KUNIT_CASE(mmio_accessors_on_memory_frame),
+	KUNIT_CASE(mmio_refuses_memory),
 	{}
 };
 

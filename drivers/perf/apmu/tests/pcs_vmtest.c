@@ -11,13 +11,27 @@
  * functions of the kernel image, which perf resolves from /proc/kallsyms.
  *
  * /sys/kernel/debug/apmu_pcs_test/cpuN/ sets each model's power and lock state
- * (powered, oslock, dlock) and shows its counters; violations must stay 0.
+ * (powered, oslock, dlock) and the sampled CONTEXTIDR_EL1 (cid1), and shows its
+ * counters; violations must stay 0. "powered"
+ * only changes what EDPRSR.PU says (an access then is a violation). A real power cycle
+ * resets PMPCSCTL.EN and SS (apmu_pcs_model_power()); the module makes one:
+ *  - at CPU hotplug: the core is powered down once the CPU is dead and powered up (a
+ *    Warm reset) before it boots again (a CPUHP_BP_PREPARE_DYN state);
+ *  - on writing cpuN/pm_cycle: CPU N, in a kworker bound to it with IRQs off, runs
+ *    cpu_pm_enter(), powers the core down and up again, and cpu_pm_exit(), as a
+ *    power-down idle state would (every CPU PM notifier of the kernel runs). Only with
+ *    CONFIG_CPU_PM (else the write is EOPNOTSUPP: there are no notifications).
  */
 #include <linux/bitfield.h>
+#include <linux/cpu.h>
+#include <linux/cpu_pm.h>
+#include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
+#include <linux/fs.h>
 #include <linux/delay.h>
 #include <linux/module.h>
 #include <linux/smp.h>
+#include <linux/workqueue.h>
 #include <asm/cputype.h>
 
 #include "pcs_model.h"
@@ -40,6 +54,63 @@ struct pcs_vm_unit {
 
 static struct pcs_vm_unit pcs_vm[PCS_VM_UNITS];
 static struct dentry *pcs_vm_dir;
+static enum cpuhp_state pcs_vm_hp;
+
+/* CPU hotplug, on the control CPU: the core is down once the CPU is dead ... */
+static int pcs_vm_cpu_dead(unsigned int cpu)
+{
+	if (cpu < PCS_VM_UNITS && pcs_vm[cpu].added)
+		apmu_pcs_model_power(&pcs_vm[cpu].m, false);
+	return 0;
+}
+
+/* ... and powers up, a Warm reset, before it boots again */
+static int pcs_vm_cpu_prepare(unsigned int cpu)
+{
+	if (cpu < PCS_VM_UNITS && pcs_vm[cpu].added)
+		apmu_pcs_model_power(&pcs_vm[cpu].m, true);
+	return 0;
+}
+
+/* On CPU N, in a kworker bound to it: a power-down idle state, as cpuidle enters one */
+static long pcs_vm_pm_cycle_on_cpu(void *info)
+{
+	struct pcs_vm_unit *v = info;
+	long ret;
+
+	local_irq_disable();
+	ret = cpu_pm_enter();
+	if (!ret) {
+		apmu_pcs_model_power(&v->m, false);
+		apmu_pcs_model_power(&v->m, true);
+		ret = cpu_pm_exit();
+	}
+	local_irq_enable();
+	return ret;
+}
+
+static ssize_t pcs_vm_pm_cycle_write(struct file *file, const char __user *buf,
+				     size_t count, loff_t *ppos)
+{
+	struct pcs_vm_unit *v = file->private_data;
+	long ret;
+
+	/* without CONFIG_CPU_PM, cpu_pm_enter() notifies nobody: no cycle to make */
+	if (!IS_ENABLED(CONFIG_CPU_PM))
+		return -EOPNOTSUPP;
+	cpus_read_lock();
+	ret = cpu_online(v->u.cpu) ? work_on_cpu(v->u.cpu, pcs_vm_pm_cycle_on_cpu, v) :
+				     -ENODEV;
+	cpus_read_unlock();
+	return ret ? ret : count;
+}
+
+static const struct file_operations pcs_vm_pm_cycle_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = pcs_vm_pm_cycle_write,
+	.llseek = noop_llseek,
+};
 
 /* PMDEVAFF of the model: the CPU's own MPIDR, as on hardware */
 static void pcs_vm_mpidr(void *info)
@@ -63,6 +134,9 @@ static void pcs_vm_debugfs(struct pcs_vm_unit *v)
 	debugfs_create_u32("writes", 0400, d, &v->m.writes);
 	debugfs_create_u32("samples", 0400, d, &v->m.samples);
 	debugfs_create_u32("violations", 0400, d, &v->m.violations);
+	/* the context ID samples capture: a Linux TID (u->cid_is_pid) */
+	debugfs_create_u32("cid1", 0600, d, &v->m.cid1);
+	debugfs_create_file("pm_cycle", 0200, d, v, &pcs_vm_pm_cycle_fops);
 }
 
 static int __init pcs_vm_init(void)
@@ -105,6 +179,12 @@ static int __init pcs_vm_init(void)
 		debugfs_remove_recursive(pcs_vm_dir);
 		return -ENODEV;
 	}
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "apmu_pcs_test:power",
+					pcs_vm_cpu_prepare, pcs_vm_cpu_dead);
+	if (ret < 0)
+		pr_err("apmu_pcs_test: no hotplug power model (%d)\n", ret);
+	else
+		pcs_vm_hp = ret;
 	pr_info("apmu_pcs_test: %d PC-sampling units over the frame model\n", n);
 	return 0;
 }
@@ -114,6 +194,8 @@ static void __exit pcs_vm_exit(void)
 {
 	int cpu;
 
+	if (pcs_vm_hp)
+		cpuhp_remove_state_nocalls(pcs_vm_hp);
 	for (cpu = 0; cpu < PCS_VM_UNITS; cpu++) {
 		struct pcs_vm_unit *v = &pcs_vm[cpu];
 
