@@ -1023,11 +1023,35 @@ static unsigned long reads_in(unsigned int us)
  * perf's sample-rate limit is raised meanwhile (earlier tests may have made perf lower
  * it, and a frequency above it is EINVAL).
  */
+/*
+ * A busy loop on CPU 1 until killed: with a vCPU always running, QEMU -icount advances
+ * guest time by instructions, not by the host's clock as while every vCPU idles, so a
+ * loaded host cannot make the guest's timers late and skip their periods.
+ */
+static pid_t spin_on_cpu1(void)
+{
+	cpu_set_t set;
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	/* never outlive the test, even one killed by its timeout */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+		_exit(1);
+	CPU_ZERO(&set);
+	CPU_SET(1, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		_exit(1);
+	for (;;)
+		;
+}
+
 TEST(ioc_period_honoured)
 {
 	char old_rate[32], old_pct[32];
 	unsigned long before, after;
 	int type, fd, i;
+	pid_t spin;
 	uint64_t v;
 
 	NEED_UNITS();
@@ -1042,6 +1066,9 @@ TEST(ioc_period_honoured)
 	}
 	EXPECT_EQ(0, write_str(MAX_RATE, "100000"));
 	EXPECT_EQ(0, write_str(TIME_PCT, "0"));
+	spin = spin_on_cpu1();
+	ASSERT_LT(0, spin);
+	usleep(100000);		/* the spinner is on CPU 1 */
 	for (i = 0; i < 3; i++) {
 		fd = pcs_open(type, 1, -1, i == 1 ? freq_100 : period_10ms);
 		ASSERT_LE(0, fd);
@@ -1064,6 +1091,8 @@ TEST(ioc_period_honoured)
 		EXPECT_GE(after, 5 * before);
 		close(fd);
 	}
+	kill(spin, SIGKILL);
+	waitpid(spin, NULL, 0);
 	EXPECT_EQ(0, write_str(TIME_PCT, old_pct));
 	EXPECT_EQ(0, write_str(MAX_RATE, old_rate));
 }

@@ -141,8 +141,8 @@ static bool pcs_in_reserved_memory_node(struct device_node *np)
 	return false;
 }
 
-/* Does a /reserved-memory region (reg, or a dynamic one's size at its placed base) meet
- * the frame at @pa?
+/* Does a /reserved-memory region with a reg meet the frame at @pa? (A dynamic one, size
+ * only, is placed in System RAM, which is refused before.)
  */
 static bool pcs_reserved_memory(phys_addr_t pa)
 {
@@ -196,18 +196,26 @@ static bool pcs_described(phys_addr_t pa)
  */
 VISIBLE_IF_KUNIT const char *pcs_addr_refused(phys_addr_t pa, bool param)
 {
+	bool described;
+
 	if (!IS_ALIGNED(pa, APMU_PCS_FRAME_SIZE))
 		return "not 4 KiB aligned";
 	if (region_intersects(pa, APMU_PCS_FRAME_SIZE, IORESOURCE_SYSTEM_RAM,
 			      IORES_DESC_NONE) != REGION_DISJOINT)
 		return "System RAM";
-	/* no-map memory (not System RAM) still has struct pages: it is memory, not MMIO */
-	if (pfn_valid(PHYS_PFN(pa)))
-		return "memory (pfn_valid), not a device";
 	if (region_intersects(pa, APMU_PCS_FRAME_SIZE, IORESOURCE_MEM,
 			      IORES_DESC_RESERVED) != REGION_DISJOINT || pcs_reserved_memory(pa))
 		return "reserved memory (firmware or secure: reads abort)";
-	if (param && !pcs_described(pa))
+	described = pcs_described(pa);
+	/*
+	 * No-map memory (not System RAM) still has struct pages: memory, not MMIO. But
+	 * pfn_valid() is true for every page of a boot section (128 MiB with 4 KiB pages)
+	 * that holds some RAM: a frame a device tree node describes is a device, whatever
+	 * section it shares.
+	 */
+	if (!described && pfn_valid(PHYS_PFN(pa)))
+		return "memory (pfn_valid), not a device";
+	if (param && !described)
 		return "outside every region the device tree describes (unbacked addresses abort)";
 	return NULL;
 }

@@ -140,8 +140,9 @@ int apmu_pcs_reader_cpu(int target)
  * @self: the event (on pcs_active or not; its own @reader is not counted)
  * @not: a CPU that must not read (one going down), or -1
  *
- * From the active housekeeping CPUs for timers (isolcpus=/nohz_full= take the isolated
- * ones out: the reader's hrtimer must not disturb them), never the sampled CPU. Prefer a
+ * From the active housekeeping CPUs for both timers and scheduler domains (nohz_full=
+ * takes CPUs out of the first, isolcpus= out of the second: the reader's hrtimer must not
+ * disturb either kind of isolated CPU), never the sampled CPU. Prefer a
  * CPU that no apmu_pcs event samples, then the one reading for the fewest events, so
  * readers spread. When no housekeeping CPU qualifies (only the sampled one is), any
  * other active CPU: sampling from an isolated CPU beats not sampling.
@@ -151,6 +152,7 @@ int apmu_pcs_reader_cpu(int target)
 static int pcs_choose_reader(struct apmu_pcs_event *self, int not)
 {
 	const struct cpumask *hk = housekeeping_cpumask(HK_TYPE_TIMER);
+	const struct cpumask *hk_domain = housekeeping_cpumask(HK_TYPE_DOMAIN);
 	int cpu, target = self->unit->cpu, best = nr_cpu_ids, pass;
 	unsigned int score, best_score = UINT_MAX;
 	struct apmu_pcs_event *pe;
@@ -159,6 +161,8 @@ static int pcs_choose_reader(struct apmu_pcs_event *self, int not)
 	for (pass = 0; pass < 2 && best >= nr_cpu_ids; pass++) {
 		for_each_cpu_and(cpu, cpu_active_mask, pass ? cpu_active_mask : hk) {
 			if (cpu == target || cpu == not)
+				continue;
+			if (!pass && !cpumask_test_cpu(cpu, hk_domain))
 				continue;
 			score = 0;
 			list_for_each_entry(pe, &pcs_active, node) {
@@ -218,13 +222,26 @@ static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer);
 static void pcs_kick(void *info);
 static void pcs_flush(struct timer_list *t);
 
+/*
+ * smp_call_function_single_async() tests and takes the CSD's lock flag without an atomic
+ * operation: its callers must not send the same CSD concurrently. Kicks come from the
+ * hotplug callbacks and add() (under pcs_active_lock), but also from a period change on
+ * the sampled CPU, a stale kick passed on and a timer that fired off its reader, which
+ * hold nothing in common: this lock, innermost, serializes every send.
+ */
+static DEFINE_RAW_SPINLOCK(pcs_kick_lock);
+
 /* Start @pe's timer on @cpu, counting the kick until pcs_kick() is done with @pe */
 static void pcs_send_kick(struct apmu_pcs_event *pe, int cpu)
 {
+	unsigned long flags;
+
 	atomic_inc(&pe->kicks);
+	raw_spin_lock_irqsave(&pcs_kick_lock, flags);
 	/* -EBUSY: a kick is pending, and counted; -ENXIO: @cpu is gone */
 	if (smp_call_function_single_async(cpu, &pe->kick))
 		atomic_dec(&pe->kicks);
+	raw_spin_unlock_irqrestore(&pcs_kick_lock, flags);
 }
 
 static int pcs_event_init(struct perf_event *event)

@@ -7,6 +7,8 @@
 #include <linux/bitfield.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
+#include <linux/of.h>
+#include <linux/of_address.h>
 #include <asm/cputype.h>
 
 #include "pcs_model.h"
@@ -696,6 +698,26 @@ static void mmio_refuses_memory(struct kunit *test)
 	__free_page(pg);
 }
 
+/*
+ * A frame a device tree node describes is a device, even where pfn_valid() says memory
+ * (a boot section with some RAM in it is valid throughout): a described device page, here
+ * the PL011's, passes the checks that need no access (request_mem_region() comes later).
+ */
+static void mmio_accepts_described_device(struct kunit *test)
+{
+	struct device_node *np = of_find_compatible_node(NULL, NULL, "arm,pl011");
+	struct resource r;
+	int ret;
+
+	if (!np)
+		kunit_skip(test, "no arm,pl011 node in this device tree (QEMU virt has one)");
+	ret = of_address_to_resource(np, 0, &r);
+	of_node_put(np);
+	KUNIT_ASSERT_EQ(test, ret, 0);
+	KUNIT_EXPECT_NULL(test, pcs_addr_refused(r.start, true));
+	KUNIT_EXPECT_NULL(test, pcs_addr_refused(r.start, false));
+}
+
 static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(identify_v8p9),
 	KUNIT_CASE(new_unit_untouched_until_cpu_answers),
@@ -721,6 +743,7 @@ static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(decode_fields),
 	KUNIT_CASE(mmio_accessors_on_memory_frame),
 	KUNIT_CASE(mmio_refuses_memory),
+	KUNIT_CASE(mmio_accepts_described_device),
 	{}
 };
 
