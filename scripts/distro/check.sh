@@ -43,6 +43,23 @@ crcs_match() { # crcs_match KO SYMVERS
 	[ "$n" -gt 0 ] && [ -z "$bad" ]
 }
 
+# What the README says `apt-get install linux-headers-$(uname -r)` pulls in, from the
+# arm64 packages' Depends (scripts/distro/fetch.sh: DIR/depends): the kernel's compiler,
+# gcc-12, and linux-kbuild; and pahole where the headers hold vmlinux (BTF for modules).
+depends_ok() { # depends_ok DIR KDIR
+	local hdeps kdeps
+	hdeps=$(sed -n 1p "$1/depends" | sed 's/^[^:]*: //' | tr ',|' '\n\n')
+	kdeps=$(sed -n 2p "$1/depends" | sed 's/^[^:]*: //' | tr ',|' '\n\n')
+	sed 's/^/# Depends of /' "$1/depends"
+	grep -qE '^ *gcc-12( |$)' <<<"$hdeps" && grep -qE '^ *linux-kbuild-' <<<"$hdeps" || return 1
+	if [ -e "$2/vmlinux" ]; then
+		echo "# the headers hold vmlinux (BTF for modules): the build needs pahole"
+		grep -qE '^ *pahole( |$)' <<<"$kdeps"
+	else
+		echo "# the headers hold no vmlinux: no BTF for modules, no pahole needed"
+	fi
+}
+
 # Host part of one series: fetch, build, check; DKMS in the background (its own build
 # overlaps the next series' build and the previous VM: QEMU with -icount uses one core).
 # Writes $out/<name>/build.tap (TAP lines 1-4) and starts $out/<name>/dkms.rc.
@@ -77,7 +94,13 @@ host_build() { # host_build SERIES
 		else
 			echo "not ok 3 modversions: every symbol CRC is the kernel's"
 		fi
-		# What the test kernel's fragment asks for that Debian's config does not give
+		if depends_ok "$dir" "$kdir"; then
+			echo "ok 4 linux-headers-$rel pulls in gcc-12 and linux-kbuild (and pahole if BTF)"
+		else
+			echo "not ok 4 linux-headers-$rel pulls in gcc-12 and linux-kbuild (and pahole if BTF)"
+		fi
+		# Diagnostics, not tests: what the test kernel's fragment asks for that Debian's
+		# config does not give
 		lacks=$(grep '^CONFIG_' "$APMU_TOP/scripts/kconfig/apmu-test.config" |
 			grep -v '^CONFIG_LOCALVERSION=' | grep -vxF -f "$dir/config" |
 			sed 's/=.*//' | tr '\n' ' ')
@@ -88,7 +111,6 @@ host_build() { # host_build SERIES
 				sed 's/=.*//' | tr '\n' ' ')
 			echo "# Debian's config lacks (of $f): ${lacks:-nothing}"
 		done
-		echo "ok 4 config compared with scripts/kconfig/apmu-test.config"
 	} >"$out/$name/build.tap"
 	rm -f "$out/$name/dkms.rc"
 	( r=0
