@@ -86,14 +86,7 @@ APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --log "$console3" --tim
 # Debian's own arm64 kernels, 6.1 and 6.12: build, then a boot of each (build/distro.log)
 apmu_log "distro: Debian's 6.1 and 6.12 kernels (log: $out/distro.log)"
 APMU_BUILT=1 bash "$APMU_TOP/scripts/distro/check.sh" || vmrc=$?
-distro=()
-for k in 6.1 6.12; do
-	for t in build lifecycle kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling \
-		perf kunit:apmu_kunit kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
-		kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample sampling readme; do
-		distro+=("distro-$k:$t")
-	done
-done
+mapfile -t distro < <(apmu_distro_sections $APMU_DISTRO_SERIES)
 
 # The 32-bit Arm lane: its kernel, apmu.ko for it, a boot with apmu and one with the
 # in-tree driver (build/arm.log)

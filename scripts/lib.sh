@@ -114,3 +114,19 @@ apmu_ksft_install() { # apmu_ksft_install KDIR TREE INSTALL LOG
 		USERCFLAGS=-Werror INSTALL_PATH="$install" install >"$log" 2>&1 &&
 		grep -qx apmu:apmu_pmu "$install/kselftest-list.txt"
 }
+
+# The Debian-kernel lane (scripts/distro/check.sh): the series it tests and the sections
+# each must show (scripts/check.sh and make distro-check require them all).
+APMU_DISTRO_SERIES="6.1 6.12"
+apmu_distro_sections() { # apmu_distro_sections SERIES...: the required section names
+	local k t
+	for k in "$@"; do
+		for t in build load kselftest:apmu_pmu kselftest:apmu_rdpmc \
+			kselftest:apmu_sampling bench:quick perf kunit:apmu_kunit lifecycle \
+			kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
+			kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample \
+			kselftest:apmu_pmu:noirq kselftest:apmu_amu kselftest:apmu_pcs sampling readme; do
+			echo "distro-$k:$t"
+		done
+	done
+}

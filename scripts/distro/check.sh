@@ -17,7 +17,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -gt 0 ] || set -- 6.1 6.12
+# shellcheck disable=SC2086 # a list of words
+[ $# -gt 0 ] || set -- $APMU_DISTRO_SERIES
 standalone=0
 if [ -z "${APMU_BUILT:-}" ]; then
 	# make distro-check: what make check has done before it calls this lane
@@ -154,7 +155,7 @@ vm_test() { # vm_test SERIES
 	console=$out/console-$name.log
 	apmu_log "vm: booting Debian's $rel (log: $console)"
 	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --kernel "$dir/Image" --module "$ko" \
-		--append randomize_kstack_offset=off --log "$console" --timeout 1200 \
+		--append randomize_kstack_offset=off --log "$console" --timeout 1800 \
 		"$APMU_TOP/scripts/vm/distro-in-vm.sh" \
 		$([ -d "$out/$name/dkms/lib" ] && echo "$out/$name/dkms/lib") || rc=1
 	cat "$console" >>"$log"
@@ -169,15 +170,7 @@ for series in "$@"; do
 done
 vm_test "$prev"
 if [ $standalone = 1 ]; then
-	sections=()
-	for k in "$@"; do
-		for t in build lifecycle kselftest:apmu_pmu kselftest:apmu_rdpmc \
-			kselftest:apmu_sampling perf kunit:apmu_kunit kselftest:apmu_pmu:32bit \
-			kselftest:apmu_rdpmc:32bit kselftest:apmu_sampling:32bit \
-			kselftest:apmu_pmu:nosample sampling readme; do
-			sections+=("distro-$k:$t")
-		done
-	done
+	mapfile -t sections < <(apmu_distro_sections "$@")
 	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" "${sections[@]}" || rc=1
 fi
 exit $rc
