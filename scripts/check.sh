@@ -131,7 +131,8 @@ cat "$hostlog" "$console" "$console2" "$console3" "$out/distro.log" "$out/arm.lo
 	"$out/xscale.log" "$out/kunit-parse.tap" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
-	static kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling bench:quick perf \
+	static kselftest:collection kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling \
+	bench:quick perf \
 	sampling kunit:apmu_kunit kunit:ktap lifecycle kselftest:apmu_pmu:32bit \
 	kselftest:apmu_rdpmc:32bit kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample \
 	kselftest:apmu_pmu:noirq kselftest:apmu_amu \

@@ -121,7 +121,7 @@ APMU_DISTRO_SERIES="6.1 6.12"
 apmu_distro_sections() { # apmu_distro_sections SERIES...: the required section names
 	local k t
 	for k in "$@"; do
-		for t in build load kselftest:apmu_pmu kselftest:apmu_rdpmc \
+		for t in build load kselftest:collection kselftest:apmu_pmu kselftest:apmu_rdpmc \
 			kselftest:apmu_sampling bench:quick perf kunit:apmu_kunit lifecycle \
 			kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
 			kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample \

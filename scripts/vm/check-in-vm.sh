@@ -11,6 +11,10 @@
 # The sections both lanes run are functions of vmlib.sh (scripts/vm/lib.sh), called here
 # with no section-name prefix and by distro-in-vm.sh with "distro-<series>:".
 
+# 0. KernelCI's form first, on the freshly loaded module: run_kselftest.sh -c apmu, the
+# whole collection with its default arguments (ok or SKIP only)
+sec_ksft_collection ""
+
 # 1. kselftests, 64-bit counters (apmu32, rdpmc32, nosample and noirq need the module
 # reloaded, below)
 sec_ksft_64bit ""

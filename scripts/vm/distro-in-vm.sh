@@ -28,6 +28,7 @@ tap 2 "unsigned apmu.ko loaded: kernel tainted E and O, not refused" taint
 sec_end "$pfx" load 0
 
 # 1. The sections of the test kernel, in its order
+sec_ksft_collection "$pfx"
 sec_ksft_64bit "$pfx"
 sec_bench_quick "$pfx"
 sec_perf "$pfx"

@@ -57,6 +57,20 @@ sec_end() { section_end "$1$2" "$3"; }
 rate_save() { _saved_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate); }
 rate_restore() { echo "$_saved_rate" > /proc/sys/kernel/perf_event_max_sample_rate; }
 
+# KernelCI's form, once: the whole collection with its default arguments, as
+# `run_kselftest.sh -c apmu` after `insmod apmu.ko` (plain parameters). Every program
+# must be ok or SKIP (what needs other parameters, a model or two PMUs skips with the
+# reason). apmu.ko loaded on entry and on return.
+sec_ksft_collection() {
+	sec "$1" kselftest:collection
+	rate_save
+	(cd /apmu/kselftest_install && ./run_kselftest.sh -c apmu) | tee /tmp/ksft.out
+	_rc=0
+	grep -q '^ok ' /tmp/ksft.out && ! grep -q '^not ok ' /tmp/ksft.out || _rc=1
+	rate_restore
+	sec_end "$1" kselftest:collection $_rc
+}
+
 # The kselftests on 64-bit counters (apmu32, rdpmc32, nosample and noirq need other
 # module parameters: sec_ksft_32bit, sec_nosample, sec_noirq). apmu.ko loaded.
 sec_ksft_64bit() {
