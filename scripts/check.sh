@@ -83,7 +83,8 @@ apmu_log "vm: booting with two PMU nodes (log: $console3)"
 APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --log "$console3" --timeout 600 \
 	"$APMU_TOP/scripts/vm/hetero-in-vm.sh" || vmrc=$?
 
-# Debian's own arm64 kernels, 6.1 and 6.12: build, then a boot of each (build/distro.log)
+# Debian's own arm64 kernels, 6.1 and 6.12: build, then a boot of each, and 6.1 once more
+# with two PMU nodes (build/distro.log)
 apmu_log "distro: Debian's 6.1 and 6.12 kernels (log: $out/distro.log)"
 APMU_BUILT=1 bash "$APMU_TOP/scripts/distro/check.sh" || vmrc=$?
 mapfile -t distro < <(apmu_distro_sections $APMU_DISTRO_SERIES)

@@ -7,7 +7,11 @@
 # owner to (make KDIR=..., here cross: ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-, with
 # W=1 and warnings as errors), check its vermagic and symbol CRCs and the DKMS build, then
 # boot the Debian Image in the test VM and run scripts/vm/distro-in-vm.sh (with the
-# DKMS-installed module tree as /apmu/lib, for the README's `modprobe apmu`).
+# DKMS-installed module tree as /apmu/lib, for the README's `modprobe apmu`). 6.1
+# ($APMU_DISTRO_HETERO, scripts/lib.sh) boots once more with the heterogeneous device tree
+# of the test kernel's hetero boot (vm-run --hetero: scripts/hetero-dtb.py) and runs
+# scripts/vm/hetero-in-vm.sh: two PMUs are what reaches compat.h's pre-6.2 path
+# (filter_match, PERF_PMU_CAP_HETEROGENEOUS_CPUS).
 #
 # Writes build/distro.log: the host's TAP sections (distro-<series>:build) followed by the
 # VM console logs; make check counts it with the others (APMU_BUILT=1: it has built the
@@ -159,6 +163,20 @@ vm_test() { # vm_test SERIES
 		"$APMU_TOP/scripts/vm/distro-in-vm.sh" \
 		$([ -d "$out/$name/dkms/lib" ] && echo "$out/$name/dkms/lib") || rc=1
 	cat "$console" >>"$log"
+
+	# Two PMU nodes, as the test kernel's third boot (scripts/check.sh), on this kernel
+	case " $APMU_DISTRO_HETERO " in
+	*" $1 "*)
+		echo "$name:" >"$out/$name/section-prefix"
+		console=$out/console-$name-hetero.log
+		apmu_log "vm: booting Debian's $rel with two PMU nodes (log: $console)"
+		APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --kernel "$dir/Image" \
+			--module "$ko" --append randomize_kstack_offset=off --log "$console" \
+			--timeout 600 "$APMU_TOP/scripts/vm/hetero-in-vm.sh" \
+			"$out/$name/section-prefix" || rc=1
+		cat "$console" >>"$log"
+		;;
+	esac
 }
 
 prev=""
