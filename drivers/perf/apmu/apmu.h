@@ -75,9 +75,11 @@ struct apmu_pmu;
  * @start: let every enabled counter count (the PMU-wide enable), its earlier
  *	   programming in effect first.
  * @stop: stop every counter at once, in effect before it returns.
- * @take_overflows: read and clear the overflow flags of the counters in @used.
- *		    Return: the overflowed counters' indexes; the core handles those that
- *		    are an event's hw.idx (not, say, the low half of a pair).
+ * @take_overflows: read and clear the overflow flags of the counters in @used and,
+ *		    when one was set, stop every counter as @stop does (the overflow
+ *		    handler's first step, one call). Return: the overflowed counters'
+ *		    indexes; the core handles those that are an event's hw.idx (not, say,
+ *		    the low half of a pair).
  * @reset: bring the calling CPU's PMU to a known idle state: no counter, interrupt,
  *	   flag or EL0 access on, counters zeroed. The PMU-wide enable stays off.
  * @quiesce: as @reset, but counter values are kept (CPU going offline).

@@ -145,6 +145,18 @@ static inline void apmu_compat_hrtimer_setup(struct hrtimer *timer,
 }
 
 /*
+ * The task flags of threads without user-mode state of their own: kernel threads and
+ * io_uring workers, and from 6.4 every user worker (PF_USER_WORKER: io_uring, vhost),
+ * which share a process's mm but never run at EL0. Tested by the flag's definition, not
+ * the release number: a stable backport brings the flag with its users.
+ */
+#ifdef PF_USER_WORKER
+#define APMU_COMPAT_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
+#else
+#define APMU_COMPAT_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER)
+#endif
+
+/*
  * __uninitialized (6.3): no automatic zeroing of a stack variable under
  * CONFIG_INIT_STACK_ALL_ZERO. Without it, older kernels simply zero it.
  */

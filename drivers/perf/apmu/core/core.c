@@ -33,7 +33,23 @@ static inline u64 apmu_counter_value(struct hw_perf_event *hwc, u64 raw)
 	return hwc->flags & ARMPMU_EVT_64BIT ? raw : (u64)(s64)(s32)raw;
 }
 
-/* apmu_event_update(), inlined where it is the whole path (read) or in a loop (the handler) */
+/*
+ * perf_event_update_userpage() refreshes the event's mmap page (index, offset, times for
+ * rdpmc and self-monitoring). An event nobody mmapped (perf stat's, most counting events)
+ * has no ring buffer and so no page: the call would only take and drop an RCU read lock
+ * to find that out, two out-of-line calls with CONFIG_PREEMPT_RCU, at every add() and
+ * del() of a context switch. The pointer is tested first, as the function tests it under
+ * its lock; only whether it is NULL is read, nothing is dereferenced. A buffer attached
+ * concurrently misses nothing: perf_mmap() updates the page itself right after attaching
+ * it, and the function, finding the pointer still NULL, would have skipped as well.
+ */
+static __always_inline void apmu_update_userpage(struct perf_event *event)
+{
+	if (READ_ONCE(event->rb))
+		perf_event_update_userpage(event);
+}
+
+/* apmu_event_update(), inlined in the hot paths: read, stop (and so del), the handler */
 static __always_inline u64 apmu_fold(struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
@@ -91,7 +107,7 @@ static void apmu_read(struct perf_event *event)
  * the counter's range is used, so a late interrupt still finds the count unambiguous.
  * Return: true when a whole period had elapsed (a sample is due).
  */
-static bool apmu_set_period(struct perf_event *event)
+static __always_inline bool apmu_set_period(struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
@@ -117,7 +133,7 @@ static bool apmu_set_period(struct perf_event *event)
 
 	local64_set(&hwc->prev_count, (u64)-left);
 	pmu->ops->write_counter(event, (u64)-left & apmu_counter_mask(hwc));
-	perf_event_update_userpage(event);
+	apmu_update_userpage(event);
 	return elapsed;
 }
 
@@ -166,7 +182,7 @@ static void apmu_fold_start(struct apmu_cpu *cpu)
 			      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-static void apmu_start(struct perf_event *event, int flags)
+static __always_inline void apmu_start(struct perf_event *event, int flags)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
@@ -190,7 +206,7 @@ static void apmu_start(struct perf_event *event, int flags)
 	pmu->ops->enable(event);
 }
 
-static void apmu_stop(struct perf_event *event, int flags)
+static __always_inline void apmu_stop(struct perf_event *event, int flags)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
@@ -198,7 +214,7 @@ static void apmu_stop(struct perf_event *event, int flags)
 	if (hwc->state & PERF_HES_STOPPED)
 		return;
 	pmu->ops->disable(event);
-	apmu_event_update(event);
+	apmu_fold(event);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
@@ -225,7 +241,7 @@ static int apmu_add(struct perf_event *event, int flags)
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		apmu_start(event, PERF_EF_RELOAD);
-	perf_event_update_userpage(event);
+	apmu_update_userpage(event);
 	return 0;
 }
 
@@ -237,10 +253,17 @@ static void apmu_del(struct perf_event *event, int flags)
 
 	apmu_stop(event, PERF_EF_UPDATE);
 	cpu->events[hwc->idx] = NULL;
-	__clear_bit(hwc->idx, cpu->pm_stopped);
+	/*
+	 * cpu->pm_stopped needs no clearing: it is set only between apmu_cpu_pm_save() and
+	 * apmu_cpu_pm_restore(), which clears it, on this CPU with IRQs off throughout
+	 * (CPU_PM_ENTER is followed by CPU_PM_EXIT or CPU_PM_ENTER_FAILED; CPU online runs
+	 * the two back to back), so no del() runs while a bit is set. The one exception,
+	 * cpu_pm_suspend() failing at cpu_cluster_pm_enter() without an exit, leaves bits
+	 * behind; restore then only restarts an index in use by its own event.
+	 */
 	pmu->ops->put_idx(cpu->used, event);
 	hwc->idx = -1;
-	perf_event_update_userpage(event);
+	apmu_update_userpage(event);
 }
 
 /*
@@ -350,7 +373,10 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_pm_save);
  *
  * The registers are UNKNOWN after power-down: reset the PMU as at CPU online, then
  * reprogram and restart exactly the events apmu_cpu_pm_save() stopped (once each, not
- * ones perf had stopped or throttled).
+ * ones perf had stopped or throttled). A stopped event's counter gets back the value
+ * its count was folded at (prev_count): perf still reads it (read() of an active event,
+ * an rdpmc reader adding the counter to the user page's offset), and the reset value
+ * would count as events that never happened.
  */
 void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
@@ -358,10 +384,22 @@ void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 
 	pmu->ops->reset(pmu);
 	apmu_user_access_reset_cpu(cpu);
-	for_each_set_bit(idx, cpu->pm_stopped, APMU_MAX_IDX) {
-		apmu_start(cpu->events[idx], PERF_EF_RELOAD);
-		/* re-armed: an rdpmc reader needs the new offset */
-		perf_event_update_userpage(cpu->events[idx]);
+	for_each_set_bit(idx, cpu->used, APMU_MAX_IDX) {
+		struct perf_event *event = cpu->events[idx];
+		struct hw_perf_event *hwc;
+
+		/* the odd half of a pair is the same event */
+		if (!event || event->hw.idx != idx)
+			continue;
+		hwc = &event->hw;
+		if (test_bit(idx, cpu->pm_stopped)) {
+			apmu_start(event, PERF_EF_RELOAD);
+			/* re-armed: an rdpmc reader needs the new offset */
+			apmu_update_userpage(event);
+		} else {
+			pmu->ops->write_counter(event, local64_read(&hwc->prev_count) &
+						       apmu_counter_mask(hwc));
+		}
 	}
 	bitmap_zero(cpu->pm_stopped, APMU_MAX_IDX);
 	apmu_hw_enable(pmu, cpu);
@@ -426,7 +464,7 @@ static bool apmu_fold_cpu(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 		}
 		apmu_event_update(event);
 		apmu_arm_counting(pmu, event);
-		perf_event_update_userpage(event);
+		apmu_update_userpage(event);
 	}
 	/* the events were in use, and still are: the PMU-wide enable was on */
 	if (stopped)
@@ -516,11 +554,6 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_offline);
  * sample (the period still counts). A CPU-wide event's sample whose skid crossed a
  * context switch is credited to the next task's user PC: the same skid as in-tree.
  */
-#ifdef PF_USER_WORKER
-#define APMU_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
-#else
-#define APMU_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER)
-#endif
 
 static struct pt_regs *apmu_sample_regs(struct perf_event *event, struct pt_regs *regs)
 {
@@ -532,7 +565,7 @@ static struct pt_regs *apmu_sample_regs(struct perf_event *event, struct pt_regs
 	if (event->attr.exclude_user)
 		return NULL;
 	/* kernel threads and user workers (io_uring, vhost) have no user-mode state */
-	if (!current->mm || (current->flags & APMU_NO_USER_STATE))
+	if (!current->mm || (current->flags & APMU_COMPAT_NO_USER_STATE))
 		return NULL;
 	uregs = task_pt_regs(current);
 	return user_mode(uregs) ? uregs : NULL;
@@ -548,7 +581,7 @@ static struct pt_regs *apmu_sample_regs(struct perf_event *event, struct pt_regs
  * counting counter is re-armed at half range, which extends it to 64 bits exactly; a
  * sampling event gets its next period and, when one elapsed, a sample with the
  * interrupted registers. perf may then ask for the event to stop (throttling, an event
- * limit). The counters are stopped (the backend's stop()) meanwhile, so the handler does
+ * limit). take_overflows() also stops the counters for the handler's time, so it does
  * not count itself. The time spent goes to perf's CPU-time limit, which
  * lowers perf_event_max_sample_rate (and so throttles) when handlers take too much of a
  * CPU.
@@ -573,11 +606,11 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 
 	if (unlikely(cpu != this_cpu_ptr(pmu->hw)))
 		return IRQ_NONE;
+	/* the counters are stopped too, when one of ours had overflowed */
 	ovs = pmu->ops->take_overflows(pmu, cpu->used);
 	if (!ovs)
 		return IRQ_NONE;
 
-	apmu_hw_disable(pmu);
 	for_each_set_bit(idx, &ovs, APMU_MAX_IDX) {
 		struct perf_event *event = cpu->events[idx];
 		struct hw_perf_event *hwc;
@@ -588,7 +621,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 		apmu_fold(event);
 		if (!is_sampling_event(event)) {
 			apmu_arm_counting(pmu, event);
-			perf_event_update_userpage(event);
+			apmu_update_userpage(event);
 			continue;
 		}
 
@@ -601,10 +634,10 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 			apmu_stop(event, 0);
 	}
 	/*
-	 * The flags taken were cleared in effect at apmu_hw_disable(), so the interrupt
-	 * request is deasserted before the interrupt controller is told the handler is done
-	 * (else it is taken again, for nothing); start() puts the re-armed counters' values
-	 * in effect before they count.
+	 * The flags taken were cleared in effect when take_overflows() stopped the
+	 * counters, so the interrupt request is deasserted before the interrupt controller
+	 * is told the handler is done (else it is taken again, for nothing); start() puts
+	 * the re-armed counters' values in effect before they count.
 	 */
 	if (!apmu_cpu_idle(cpu))
 		pmu->ops->start(pmu);

@@ -27,6 +27,7 @@
 
 /* kernel.perf_user_access; pmu_enable() reads it first (apmu_hw_enable()) */
 int apmu_sysctl_user_access __read_mostly;
+EXPORT_SYMBOL_IF_KUNIT(apmu_sysctl_user_access);
 /*
  * The instance's per-CPU state that has EL0 access on each CPU, NULL for none: the
  * access granted now, and whom the sysctl revokes it from. Read and written only on its

@@ -451,15 +451,17 @@ static void pmuv3_stop(struct apmu_pmu *pmu)
 }
 
 /**
- * pmuv3_take_overflows() - read and clear the overflow flags of our counters
+ * pmuv3_take_overflows() - take the overflow flags of our counters, stop the counters
  * @pmu: instance
  * @used: counter indexes in use on this CPU
  *
  * Only flags of counters in use are cleared (PMOVSCLR is W1C), once, before the counters
  * are read, so an overflow that happens while they are handled raises a new interrupt.
  * The low half of a CHAIN pair is among them (its wraps only carry into the high half,
- * the event's index), and the core finds no event there.
- * Return: the flags taken; 0 when none of ours had overflowed.
+ * the event's index), and the core finds no event there. When one was set, every counter
+ * stops (pmuv3_stop(), inline: no second call from the handler), whose ISB also puts
+ * the PMOVSCLR write in effect.
+ * Return: the flags taken; 0 when none of ours had overflowed (nothing written).
  */
 static unsigned long pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned long *used)
 {
@@ -468,8 +470,10 @@ static unsigned long pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned l
 
 	bitmap_to_arr64(&mine, used, APMU_PMUV3_NR_IDX);
 	ovs &= mine;
-	if (ovs)
+	if (ovs) {
 		write_pmovsclr(ovs);
+		pmuv3_stop(pmu);
+	}
 	return ovs;
 }
 

@@ -13,12 +13,14 @@
 #include <linux/sched.h>
 
 #include "pmuv3_model.h"
+#include "core_harness.h"
 
 #define CFG1_LONG	BIT_ULL(0)
 
 struct core_test {
 	struct apmu_model m;
 	struct apmu_pmuv3 pv;
+	int user_access;	/* kernel.perf_user_access as found, put back at exit */
 };
 
 static void core_exit(struct kunit *test)
@@ -30,6 +32,8 @@ static void core_exit(struct kunit *test)
 	/* EL0 access this instance may still hold, on any CPU, goes with it */
 	apmu_user_access_set(0);
 	free_percpu(t->pv.pmu.hw);
+	/* then the sysctl as the test found it */
+	apmu_user_access_set(t->user_access);
 }
 
 /* @n event counters at @pmuver, probed and reset like a CPU coming online. */
@@ -40,6 +44,7 @@ static struct core_test *core_setup(struct kunit *test, unsigned int n, unsigned
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	apmu_model_pmu_init(&t->pv, lp);
+	t->user_access = READ_ONCE(apmu_sysctl_user_access);
 	/* as the VM's PMU: the overflow interrupt extends 32-bit counters */
 	t->pv.pmu.has_irq = true;
 	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&t->pv.pmu), 0);
@@ -57,48 +62,24 @@ static struct core_test *core_setup(struct kunit *test, unsigned int n, unsigned
 static struct perf_event *core_event(struct kunit *test, struct core_test *t, u64 evtype,
 				     u64 config1, u64 period)
 {
-	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	ev->pmu = &t->pv.pmu.pmu;
-	ev->state = PERF_EVENT_STATE_ACTIVE;
-	ev->oncpu = -1;
-	ev->attr.config1 = config1;
-	ev->attr.sample_period = period;
-	ev->hw.idx = -1;
-	ev->hw.config_base = evtype;
-	ev->hw.sample_period = period;
-	ev->hw.last_period = period;
-	local64_set(&ev->hw.period_left, period);
-	return ev;
+	return apmu_kt_event(test, &t->pv.pmu, evtype, config1, period);
 }
 
 /* perf core's add with start, inside a pmu_disable()/pmu_enable() bracket */
 static void core_add(struct kunit *test, struct core_test *t, struct perf_event *ev)
 {
-	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
-	KUNIT_EXPECT_EQ(test, t->pv.pmu.pmu.add(ev, PERF_EF_START), 0);
-	ev->oncpu = smp_processor_id();
-	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 }
 
 static void core_del(struct core_test *t, struct perf_event *ev)
 {
-	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
-	t->pv.pmu.pmu.del(ev, PERF_EF_UPDATE);
-	ev->oncpu = -1;
-	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
+	apmu_kt_del(&t->pv.pmu, ev);
 }
 
 /* The overflow interrupt, as the IRQ core calls it on this CPU */
 static irqreturn_t core_irq(struct core_test *t)
 {
-	irqreturn_t ret;
-
-	local_irq_disable();
-	ret = apmu_handle_irq(0, this_cpu_ptr(t->pv.pmu.hw));
-	local_irq_enable();
-	return ret;
+	return apmu_kt_irq(&t->pv.pmu);
 }
 
 /*
@@ -300,6 +281,7 @@ static void cpu_pm_restarts_only_running_events(struct kunit *test)
 	struct core_test *t;
 	struct perf_event *pair, *stopped;
 	struct apmu_cpu *cpu;
+	u64 stopped_count;
 
 	t = core_setup(test, 6, APMU_PMUVER_V3, true);
 	__set_bit(ARMV8_PMUV3_PERFCTR_CHAIN, t->pv.pmceid);
@@ -323,6 +305,8 @@ static void cpu_pm_restarts_only_running_events(struct kunit *test)
 	t->m.cnten = BIT(4);
 	t->m.writes = 0;
 	apmu_cpu_pm_restore(&t->pv.pmu, cpu);
+	/* nothing left marked: del() relies on it (it does not clear pm_stopped) */
+	KUNIT_EXPECT_TRUE(test, bitmap_empty(cpu->pm_stopped, APMU_MAX_IDX));
 	/* the pair again, the stopped event not */
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(0) | BIT(1));
 	KUNIT_EXPECT_EQ(test, t->m.evtyper[1] & ARMV8_PMU_EVTYPE_EVENT, ARMV8_PMUV3_PERFCTR_CHAIN);
@@ -330,7 +314,15 @@ static void cpu_pm_restarts_only_running_events(struct kunit *test)
 	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 3ULL << 32);
 	t->pv.pmu.pmu.read(pair);
 	KUNIT_EXPECT_EQ(test, local64_read(&pair->count), 8ULL << 32 | 7);
+	/*
+	 * perf reads a throttled event (still active): its count was folded at stop(), and
+	 * its counter, zeroed by the reset, must not add a phantom delta (or at del())
+	 */
+	stopped_count = local64_read(&stopped->count);
+	t->pv.pmu.pmu.read(stopped);
+	KUNIT_EXPECT_EQ(test, local64_read(&stopped->count), stopped_count);
 	core_del(t, stopped);
+	KUNIT_EXPECT_EQ(test, local64_read(&stopped->count), stopped_count);
 	core_del(t, pair);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();

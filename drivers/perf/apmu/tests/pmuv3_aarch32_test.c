@@ -20,6 +20,7 @@
 #include <linux/percpu.h>
 #include <linux/perf/arm_pmu.h>
 #include <linux/sched.h>
+#include "core_harness.h"
 
 /* ID_DFR0.PerfMon values (AArch32) */
 #define PERFMON_NI	0x0
@@ -39,6 +40,7 @@
 struct a32_test {
 	struct apmu_model m;
 	struct apmu_pmuv3 pv;
+	int user_access;	/* kernel.perf_user_access as found, put back at exit */
 };
 
 static void a32_exit(struct kunit *test)
@@ -49,6 +51,8 @@ static void a32_exit(struct kunit *test)
 		return;
 	apmu_user_access_set(0);
 	free_percpu(t->pv.pmu.hw);
+	/* then the sysctl as the test found it */
+	apmu_user_access_set(t->user_access);
 }
 
 /* A PMUv3 instance over the model's AArch32 view, as pmu.c makes one on 32-bit Arm */
@@ -58,6 +62,7 @@ static struct a32_test *a32_alloc(struct kunit *test, unsigned int n, unsigned i
 	struct a32_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
+	t->user_access = READ_ONCE(apmu_sysctl_user_access);
 	apmu_model_init_aarch32(&t->m, n, perfmon);
 	apmu_model_select(&t->m);
 	t->pv.pmu.ops = &apmu_pmuv3_a32_model_ops;
@@ -92,44 +97,24 @@ static struct a32_test *a32_setup(struct kunit *test, unsigned int n, unsigned i
 static struct perf_event *a32_event(struct kunit *test, struct a32_test *t, u64 evtype,
 				    u64 config1)
 {
-	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	ev->pmu = &t->pv.pmu.pmu;
-	ev->state = PERF_EVENT_STATE_ACTIVE;
-	ev->oncpu = -1;
-	ev->attr.config1 = config1;
-	ev->hw.idx = -1;
-	ev->hw.config_base = evtype;
-	return ev;
+	return apmu_kt_event(test, &t->pv.pmu, evtype, config1, 0);
 }
 
 /* perf core's add with start, in a pmu_disable()/pmu_enable() bracket */
 static void a32_add(struct kunit *test, struct a32_test *t, struct perf_event *ev)
 {
-	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
-	KUNIT_EXPECT_EQ(test, t->pv.pmu.pmu.add(ev, PERF_EF_START), 0);
-	ev->oncpu = smp_processor_id();
-	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 }
 
 static void a32_del(struct a32_test *t, struct perf_event *ev)
 {
-	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
-	t->pv.pmu.pmu.del(ev, PERF_EF_UPDATE);
-	ev->oncpu = -1;
-	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
+	apmu_kt_del(&t->pv.pmu, ev);
 }
 
 /* The overflow interrupt, as the IRQ core calls it on this CPU */
 static irqreturn_t a32_irq(struct a32_test *t)
 {
-	irqreturn_t ret;
-
-	local_irq_disable();
-	ret = apmu_handle_irq(0, this_cpu_ptr(t->pv.pmu.hw));
-	local_irq_enable();
-	return ret;
+	return apmu_kt_irq(&t->pv.pmu);
 }
 
 /*

@@ -468,13 +468,18 @@ static void overflow_take_clears_only_ours(struct kunit *test)
 	__set_bit(1, used);
 	__set_bit(APMU_IDX_CYCLE, used);
 	t->m.ovs = BIT(1) | BIT(3) | BIT(31);
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
 	KUNIT_EXPECT_EQ(test, pmuv3_take_overflows(&t->pv.pmu, used), BIT(1) | BIT(31));
 	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(3));
-	/* nothing of ours: no write at all, so IRQ_NONE */
+	/* and the counters stop for the handler */
+	KUNIT_EXPECT_EQ(test, t->m.pmcr & ARMV8_PMU_PMCR_E, 0);
+	/* nothing of ours: no write at all (PMCR.E stays), so IRQ_NONE */
+	t->m.pmcr |= ARMV8_PMU_PMCR_E;
 	t->m.writes = 0;
 	t->m.ovs = BIT(3);
 	KUNIT_EXPECT_EQ(test, pmuv3_take_overflows(&t->pv.pmu, used), 0);
 	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+	KUNIT_EXPECT_EQ(test, t->m.pmcr & ARMV8_PMU_PMCR_E, ARMV8_PMU_PMCR_E);
 }
 
 static void evcnt_32bit_wrap_raises_overflow(struct kunit *test)

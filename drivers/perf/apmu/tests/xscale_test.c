@@ -17,6 +17,7 @@
 #include <kunit/test.h>
 #include <linux/interrupt.h>
 #include <linux/percpu.h>
+#include "core_harness.h"
 
 struct xs_test {
 	struct apmu_xs_model m;
@@ -54,42 +55,23 @@ static struct xs_test *xs_setup(struct kunit *test, bool v2)
 /* A counting event as event_init leaves it, selecting @evt */
 static struct perf_event *xs_event(struct kunit *test, struct xs_test *t, u8 evt)
 {
-	struct perf_event *ev = kunit_kzalloc(test, sizeof(*ev), GFP_KERNEL);
-
-	KUNIT_ASSERT_NOT_NULL(test, ev);
-	ev->pmu = &t->xs.pmu.pmu;
-	ev->state = PERF_EVENT_STATE_ACTIVE;
-	ev->oncpu = -1;
-	ev->hw.idx = -1;
-	ev->hw.config_base = evt;
-	return ev;
+	return apmu_kt_event(test, &t->xs.pmu, evt, 0, 0);
 }
 
 /* perf core's add with start, inside a pmu_disable()/pmu_enable() bracket */
 static void xs_add(struct kunit *test, struct xs_test *t, struct perf_event *ev)
 {
-	t->xs.pmu.pmu.pmu_disable(&t->xs.pmu.pmu);
-	KUNIT_EXPECT_EQ(test, t->xs.pmu.pmu.add(ev, PERF_EF_START), 0);
-	ev->oncpu = smp_processor_id();
-	t->xs.pmu.pmu.pmu_enable(&t->xs.pmu.pmu);
+	apmu_kt_add(test, &t->xs.pmu, ev);
 }
 
 static void xs_del(struct xs_test *t, struct perf_event *ev)
 {
-	t->xs.pmu.pmu.pmu_disable(&t->xs.pmu.pmu);
-	t->xs.pmu.pmu.del(ev, PERF_EF_UPDATE);
-	ev->oncpu = -1;
-	t->xs.pmu.pmu.pmu_enable(&t->xs.pmu.pmu);
+	apmu_kt_del(&t->xs.pmu, ev);
 }
 
 static irqreturn_t xs_irq(struct xs_test *t)
 {
-	irqreturn_t ret;
-
-	local_irq_disable();
-	ret = apmu_handle_irq(0, this_cpu_ptr(t->xs.pmu.hw));
-	local_irq_enable();
-	return ret;
+	return apmu_kt_irq(&t->xs.pmu);
 }
 
 static bool xs_pmnc_e(struct xs_test *t)

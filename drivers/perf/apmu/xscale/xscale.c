@@ -289,7 +289,8 @@ static void xs_stop(struct apmu_pmu *pmu)
 /*
  * Read and clear the overflow flags: each is written back as 1, which is what deasserts
  * the interrupt request (PMNC.E does not). Flags of counters no event holds are cleared
- * too (CCNT counts while PMNC.E is set, in use or not).
+ * too (CCNT counts while PMNC.E is set, in use or not). When one of ours was set, every
+ * counter stops (xs_stop()) for the handler.
  */
 static unsigned long xs_take_overflows(struct apmu_pmu *pmu, const unsigned long *used)
 {
@@ -301,13 +302,16 @@ static unsigned long xs_take_overflows(struct apmu_pmu *pmu, const unsigned long
 		ovs = xscale2_read_flag() & APMU_XS2_CNT_MASK;
 		if (ovs)
 			xscale2_write_flag(ovs);
-		return ovs & *used;
+	} else {
+		pmnc = xscale1_read_pmnc();
+		ovs = xs1_idx_bits(FIELD_GET(APMU_XS1_PMNC_FLAG, pmnc));
+		if (ovs)
+			xscale1_write_pmnc(xs1_pmnc_keep(pmnc, ovs));
 	}
-	pmnc = xscale1_read_pmnc();
-	ovs = xs1_idx_bits(FIELD_GET(APMU_XS1_PMNC_FLAG, pmnc));
+	ovs &= *used;
 	if (ovs)
-		xscale1_write_pmnc(xs1_pmnc_keep(pmnc, ovs));
-	return ovs & *used;
+		xs_stop(pmu);
+	return ovs;
 }
 
 const struct apmu_pmu_ops APMU_XSCALE_OPS = {
