@@ -125,6 +125,28 @@ host_build() { # host_build SERIES
 	echo $! >"$out/$name/dkms.pid"
 }
 
+# distro_boot CONSOLE VM-RUN-ARGS...: one boot (vm-run --quiet --log CONSOLE --stall 600
+# VM-RUN-ARGS...), its log appended to $log. A console silent for 10 minutes is a stalled
+# VM (QEMU 7.2 -icount, seen once on the test kernel: scripts/check.sh): the stalled log
+# is kept as CONSOLE-stalled and the VM boots once more; a second stall fails.
+distro_boot() {
+	local console=$1 r=0
+	shift
+	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" --stall 600 "$@" || r=$?
+	if [ $r -eq 126 ]; then
+		mv "$console" "${console%.log}-stalled.log"
+		apmu_log "vm: stalled (console silent for 600 s, in $(tr -d '\r' \
+			<"${console%.log}-stalled.log" | sed -n 's/^APMU-SECTION-BEGIN //p' |
+			tail -n 1)); log and vCPU registers in ${console%.log}-stalled.log;" \
+			"booting it once more"
+		r=0
+		APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" --stall 600 \
+			"$@" || r=$?
+	fi
+	cat "$console" >>"$log"
+	[ $r -eq 0 ] || rc=1
+}
+
 # VM part of one series, after its DKMS job: the build section, then the boot.
 vm_test() { # vm_test SERIES
 	local name=distro-$1 dir rel ko console
@@ -158,11 +180,10 @@ vm_test() { # vm_test SERIES
 	# kselftests need a deterministic kernel path, as on the test kernel: turn it off.
 	console=$out/console-$name.log
 	apmu_log "vm: booting Debian's $rel (log: $console)"
-	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --kernel "$dir/Image" --module "$ko" \
-		--append randomize_kstack_offset=off --log "$console" --timeout 1800 \
+	distro_boot "$console" --kernel "$dir/Image" --module "$ko" \
+		--append randomize_kstack_offset=off --timeout 1800 \
 		"$APMU_TOP/scripts/vm/distro-in-vm.sh" \
-		$([ -d "$out/$name/dkms/lib" ] && echo "$out/$name/dkms/lib") || rc=1
-	cat "$console" >>"$log"
+		$([ -d "$out/$name/dkms/lib" ] && echo "$out/$name/dkms/lib")
 
 	# Two PMU nodes, as the test kernel's third boot (scripts/check.sh), on this kernel
 	case " $APMU_DISTRO_HETERO " in
@@ -170,11 +191,9 @@ vm_test() { # vm_test SERIES
 		echo "$name:" >"$out/$name/section-prefix"
 		console=$out/console-$name-hetero.log
 		apmu_log "vm: booting Debian's $rel with two PMU nodes (log: $console)"
-		APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --kernel "$dir/Image" \
-			--module "$ko" --append randomize_kstack_offset=off --log "$console" \
-			--timeout 600 "$APMU_TOP/scripts/vm/hetero-in-vm.sh" \
-			"$out/$name/section-prefix" || rc=1
-		cat "$console" >>"$log"
+		distro_boot "$console" --hetero --kernel "$dir/Image" --module "$ko" \
+			--append randomize_kstack_offset=off --timeout 600 \
+			"$APMU_TOP/scripts/vm/hetero-in-vm.sh" "$out/$name/section-prefix"
 		;;
 	esac
 }
