@@ -96,17 +96,11 @@ apmu_log "vm: booting with two PMU nodes (log: $console3)"
 APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --log "$console3" --timeout 600 \
 	"$APMU_TOP/scripts/vm/hetero-in-vm.sh" || vmrc=$?
 
-# Debian's own arm64 kernels, 6.1 and 6.12: build, then a boot of each (build/distro.log)
+# Debian's own arm64 kernels, 6.1 and 6.12: build, then a boot of each, and 6.1 once more
+# with two PMU nodes (build/distro.log)
 apmu_log "distro: Debian's 6.1 and 6.12 kernels (log: $out/distro.log)"
 APMU_BUILT=1 bash "$APMU_TOP/scripts/distro/check.sh" || vmrc=$?
-distro=()
-for k in 6.1 6.12; do
-	for t in build lifecycle kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling \
-		perf kunit:apmu_kunit kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
-		kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample sampling readme; do
-		distro+=("distro-$k:$t")
-	done
-done
+mapfile -t distro < <(apmu_distro_sections $APMU_DISTRO_SERIES)
 
 # The 32-bit Arm lane: its kernel, apmu.ko for it, a boot with apmu and one with the
 # in-tree driver (build/arm.log)
@@ -151,7 +145,8 @@ cat "$hostlog" "$console" "$console2" "$console3" "$out/distro.log" "$out/arm.lo
 	"$out/xscale.log" "$out/kunit-parse.tap" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
-	static kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling bench:quick perf \
+	static kselftest:collection kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling \
+	bench:quick perf \
 	sampling kunit:apmu_kunit kunit:ktap lifecycle kselftest:apmu_pmu:32bit \
 	kselftest:apmu_rdpmc:32bit kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample \
 	kselftest:apmu_pmu:noirq kselftest:apmu_amu \

@@ -7,7 +7,11 @@
 # owner to (make KDIR=..., here cross: ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-, with
 # W=1 and warnings as errors), check its vermagic and symbol CRCs and the DKMS build, then
 # boot the Debian Image in the test VM and run scripts/vm/distro-in-vm.sh (with the
-# DKMS-installed module tree as /apmu/lib, for the README's `modprobe apmu`).
+# DKMS-installed module tree as /apmu/lib, for the README's `modprobe apmu`). 6.1
+# ($APMU_DISTRO_HETERO, scripts/lib.sh) boots once more with the heterogeneous device tree
+# of the test kernel's hetero boot (vm-run --hetero: scripts/hetero-dtb.py) and runs
+# scripts/vm/hetero-in-vm.sh: two PMUs are what reaches compat.h's pre-6.2 path
+# (filter_match, PERF_PMU_CAP_HETEROGENEOUS_CPUS).
 #
 # Writes build/distro.log: the host's TAP sections (distro-<series>:build) followed by the
 # VM console logs; make check counts it with the others (APMU_BUILT=1: it has built the
@@ -17,7 +21,8 @@
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
-[ $# -gt 0 ] || set -- 6.1 6.12
+# shellcheck disable=SC2086 # a list of words
+[ $# -gt 0 ] || set -- $APMU_DISTRO_SERIES
 standalone=0
 if [ -z "${APMU_BUILT:-}" ]; then
 	# make distro-check: what make check has done before it calls this lane
@@ -41,6 +46,23 @@ crcs_match() { # crcs_match KO SYMVERS
 	echo "# $n imported symbols with CRCs"
 	[ -z "$bad" ] || echo "$bad" | sed 's/^/# not the kernel'"'"'s: /'
 	[ "$n" -gt 0 ] && [ -z "$bad" ]
+}
+
+# What the README says `apt-get install linux-headers-$(uname -r)` pulls in, from the
+# arm64 packages' Depends (scripts/distro/fetch.sh: DIR/depends): the kernel's compiler,
+# gcc-12, and linux-kbuild; and pahole where the headers hold vmlinux (BTF for modules).
+depends_ok() { # depends_ok DIR KDIR
+	local hdeps kdeps
+	hdeps=$(sed -n 1p "$1/depends" | sed 's/^[^:]*: //' | tr ',|' '\n\n')
+	kdeps=$(sed -n 2p "$1/depends" | sed 's/^[^:]*: //' | tr ',|' '\n\n')
+	sed 's/^/# Depends of /' "$1/depends"
+	grep -qE '^ *gcc-12( |$)' <<<"$hdeps" && grep -qE '^ *linux-kbuild-' <<<"$hdeps" || return 1
+	if [ -e "$2/vmlinux" ]; then
+		echo "# the headers hold vmlinux (BTF for modules): the build needs pahole"
+		grep -qE '^ *pahole( |$)' <<<"$kdeps"
+	else
+		echo "# the headers hold no vmlinux: no BTF for modules, no pahole needed"
+	fi
 }
 
 # Host part of one series: fetch, build, check; DKMS in the background (its own build
@@ -77,7 +99,13 @@ host_build() { # host_build SERIES
 		else
 			echo "not ok 3 modversions: every symbol CRC is the kernel's"
 		fi
-		# What the test kernel's fragment asks for that Debian's config does not give
+		if depends_ok "$dir" "$kdir"; then
+			echo "ok 4 linux-headers-$rel pulls in gcc-12 and linux-kbuild (and pahole if BTF)"
+		else
+			echo "not ok 4 linux-headers-$rel pulls in gcc-12 and linux-kbuild (and pahole if BTF)"
+		fi
+		# Diagnostics, not tests: what the test kernel's fragment asks for that Debian's
+		# config does not give
 		lacks=$(grep '^CONFIG_' "$APMU_TOP/scripts/kconfig/apmu-test.config" |
 			grep -v '^CONFIG_LOCALVERSION=' | grep -vxF -f "$dir/config" |
 			sed 's/=.*//' | tr '\n' ' ')
@@ -88,7 +116,6 @@ host_build() { # host_build SERIES
 				sed 's/=.*//' | tr '\n' ' ')
 			echo "# Debian's config lacks (of $f): ${lacks:-nothing}"
 		done
-		echo "ok 4 config compared with scripts/kconfig/apmu-test.config"
 	} >"$out/$name/build.tap"
 	rm -f "$out/$name/dkms.rc"
 	( r=0
@@ -96,6 +123,28 @@ host_build() { # host_build SERIES
 		>"$out/$name/dkms.log" 2>&1 || r=$?
 	  echo $r >"$out/$name/dkms.rc" ) &
 	echo $! >"$out/$name/dkms.pid"
+}
+
+# distro_boot CONSOLE VM-RUN-ARGS...: one boot (vm-run --quiet --log CONSOLE --stall 600
+# VM-RUN-ARGS...), its log appended to $log. A console silent for 10 minutes is a stalled
+# VM (QEMU 7.2 -icount, seen once on the test kernel: scripts/check.sh): the stalled log
+# is kept as CONSOLE-stalled and the VM boots once more; a second stall fails.
+distro_boot() {
+	local console=$1 r=0
+	shift
+	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" --stall 600 "$@" || r=$?
+	if [ $r -eq 126 ]; then
+		mv "$console" "${console%.log}-stalled.log"
+		apmu_log "vm: stalled (console silent for 600 s, in $(tr -d '\r' \
+			<"${console%.log}-stalled.log" | sed -n 's/^APMU-SECTION-BEGIN //p' |
+			tail -n 1)); log and vCPU registers in ${console%.log}-stalled.log;" \
+			"booting it once more"
+		r=0
+		APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" --stall 600 \
+			"$@" || r=$?
+	fi
+	cat "$console" >>"$log"
+	[ $r -eq 0 ] || rc=1
 }
 
 # VM part of one series, after its DKMS job: the build section, then the boot.
@@ -131,11 +180,22 @@ vm_test() { # vm_test SERIES
 	# kselftests need a deterministic kernel path, as on the test kernel: turn it off.
 	console=$out/console-$name.log
 	apmu_log "vm: booting Debian's $rel (log: $console)"
-	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --kernel "$dir/Image" --module "$ko" \
-		--append randomize_kstack_offset=off --log "$console" --timeout 1200 \
+	distro_boot "$console" --kernel "$dir/Image" --module "$ko" \
+		--append randomize_kstack_offset=off --timeout 1800 \
 		"$APMU_TOP/scripts/vm/distro-in-vm.sh" \
-		$([ -d "$out/$name/dkms/lib" ] && echo "$out/$name/dkms/lib") || rc=1
-	cat "$console" >>"$log"
+		$([ -d "$out/$name/dkms/lib" ] && echo "$out/$name/dkms/lib")
+
+	# Two PMU nodes, as the test kernel's third boot (scripts/check.sh), on this kernel
+	case " $APMU_DISTRO_HETERO " in
+	*" $1 "*)
+		echo "$name:" >"$out/$name/section-prefix"
+		console=$out/console-$name-hetero.log
+		apmu_log "vm: booting Debian's $rel with two PMU nodes (log: $console)"
+		distro_boot "$console" --hetero --kernel "$dir/Image" --module "$ko" \
+			--append randomize_kstack_offset=off --timeout 600 \
+			"$APMU_TOP/scripts/vm/hetero-in-vm.sh" "$out/$name/section-prefix"
+		;;
+	esac
 }
 
 prev=""
@@ -147,15 +207,7 @@ for series in "$@"; do
 done
 vm_test "$prev"
 if [ $standalone = 1 ]; then
-	sections=()
-	for k in "$@"; do
-		for t in build lifecycle kselftest:apmu_pmu kselftest:apmu_rdpmc \
-			kselftest:apmu_sampling perf kunit:apmu_kunit kselftest:apmu_pmu:32bit \
-			kselftest:apmu_rdpmc:32bit kselftest:apmu_sampling:32bit \
-			kselftest:apmu_pmu:nosample sampling readme; do
-			sections+=("distro-$k:$t")
-		done
-	done
+	mapfile -t sections < <(apmu_distro_sections "$@")
 	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" "${sections[@]}" || rc=1
 fi
 exit $rc

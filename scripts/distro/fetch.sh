@@ -9,6 +9,9 @@
 #   root/          linux-headers-<release> (arm64), its -common package and the HOST's
 #                  (amd64) linux-kbuild package unpacked together, as dpkg would install
 #                  them: /usr/src/linux-headers-<release> is a KDIR for cross builds
+#   config         the kernel's configuration (/boot/config-*)
+#   depends        the Depends of the arm64 headers package and of its linux-kbuild: what
+#                  a board's `apt-get install linux-headers-$(uname -r)` pulls in
 #
 # Debian's arm64 headers package holds no binaries: its scripts/ and tools/ are symlinks
 # into linux-kbuild-<series>, which is built for each architecture from the same source.
@@ -21,7 +24,9 @@
 # The current package is the one the metapackage depends on: linux-image-arm64 (6.1) or
 # linux-image-6.12-arm64. Nothing is installed; everything is cached in
 # $APMU_CACHE/distro/<release>_<version>/ (the .debs are removed once unpacked, and so is
-# an older release of the series), so a warm run downloads nothing.
+# an older release of the series), so a warm run downloads nothing. When the download
+# fails (package lists older than the mirror), the lists are refreshed, the packages
+# worked out again and the download retried once.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -39,36 +44,63 @@ resolve() {
 		sed -n 's/^Depends: \(linux-image-[^ ,]*\).*/\1/p' | head -n 1)
 	[ -n "$img" ]
 }
-if ! resolve; then
-	apmu_log "distro: $meta:arm64 unknown, refreshing the package lists"
-	apt-get update -q >/dev/null 2>&1 || true
-	resolve || apmu_die "distro: no $meta:arm64 in the package lists (scripts/deps.sh)"
-fi
-rel=${img#linux-image-}
-hdr=linux-headers-$rel
-# one apt-cache call for both records (each call reads all the lists: seconds)
-info=$(apt-cache show --no-all-versions "$img:arm64" "$hdr:arm64")
-ver=$(sed -n 's/^Version: //p' <<<"$info" | head -n 1)
-deps=$(sed -n "/^Package: $hdr\$/,/^\$/s/^Depends: //p" <<<"$info" | head -n 1)
-common=$(tr ',' '\n' <<<"$deps" | sed -n 's/^ *\(linux-headers-[^ ]*-common\) .*/\1/p' | head -n 1)
-kbuild=$(tr ',' '\n' <<<"$deps" | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n 1)
-[ -n "$ver" ] && [ -n "$common" ] && [ -n "$kbuild" ] ||
-	apmu_die "distro: cannot work out the packages of $img ($hdr: $deps)"
-
-dir=$APMU_CACHE/distro/${rel}_$ver
-if [ -f "$dir/.apmu-done" ]; then
+# work_out: the current image of the series and everything named after it
+work_out() {
+	if ! resolve; then
+		apmu_log "distro: $meta:arm64 unknown, refreshing the package lists"
+		apt-get update -q >/dev/null 2>&1 || true
+		resolve || apmu_die "distro: no $meta:arm64 in the package lists (scripts/deps.sh)"
+	fi
+	rel=${img#linux-image-}
+	hdr=linux-headers-$rel
+	# one apt-cache call for both records (each call reads all the lists: seconds)
+	info=$(apt-cache show --no-all-versions "$img:arm64" "$hdr:arm64")
+	ver=$(sed -n 's/^Version: //p' <<<"$info" | head -n 1)
+	deps=$(sed -n "/^Package: $hdr\$/,/^\$/s/^Depends: //p" <<<"$info" | head -n 1)
+	common=$(tr ',' '\n' <<<"$deps" | sed -n 's/^ *\(linux-headers-[^ ]*-common\) .*/\1/p' | head -n 1)
+	kbuild=$(tr ',' '\n' <<<"$deps" | sed -n 's/^ *\(linux-kbuild-[^ ]*\).*/\1/p' | head -n 1)
+	[ -n "$ver" ] && [ -n "$common" ] && [ -n "$kbuild" ] ||
+		apmu_die "distro: cannot work out the packages of $img ($hdr: $deps)"
+	dir=$APMU_CACHE/distro/${rel}_$ver
+	pkgs=("$img:arm64=$ver" "$hdr:arm64=$ver" "$common=$ver" "$kbuild:amd64=$ver")
+}
+# What the board's `apt-get install linux-headers-$(uname -r)` pulls in: the Depends of
+# the arm64 headers package and of the arm64 linux-kbuild it names, kept in DIR/depends
+# for scripts/distro/check.sh to check what the README claims.
+write_depends() {
+	local kdeps
+	kdeps=$(apt-cache show --no-all-versions "$kbuild:arm64" 2>/dev/null |
+		sed -n 's/^Depends: //p' | head -n 1 || true)
+	printf '%s: %s\n%s: %s\n' "$hdr" "$deps" "$kbuild" "$kdeps" >"$dir/depends"
+}
+# cached: the series' current release is unpacked already (a warm run downloads nothing)
+cached() {
+	[ -f "$dir/.apmu-done" ] || return 1
+	[ -s "$dir/depends" ] || write_depends
 	apmu_log "distro: $rel ($ver) cached in $dir"
 	echo "$dir"
-	exit 0
-fi
+}
+
+work_out
+cached && exit 0
 
 debs=$APMU_CACHE/distro/debs
 mkdir -p "$debs"
 chown _apt "$debs" 2>/dev/null || true
-pkgs=("$img:arm64=$ver" "$hdr:arm64=$ver" "$common=$ver" "$kbuild:amd64=$ver")
-apmu_log "distro: downloading ${pkgs[*]}"
-(cd "$debs" && apt-get download -q "${pkgs[@]}" >"$debs/download.log" 2>&1) ||
-	apmu_die "distro: apt-get download failed ($debs/download.log)"
+download() {
+	apmu_log "distro: downloading ${pkgs[*]}"
+	(cd "$debs" && apt-get download -q "${pkgs[@]}" >"$debs/download.log" 2>&1)
+}
+if ! download; then
+	# Stale package lists name a version the mirror no longer has: refresh them, work the
+	# packages out again (the series may have a newer release now) and retry once.
+	apmu_log "distro: apt-get download failed: refreshing the package lists, retrying once"
+	sed 's/^/  /' "$debs/download.log" | tail -n 5 >&2
+	apt-get update -q >/dev/null 2>&1 || true
+	work_out
+	cached && exit 0
+	download || apmu_die "distro: apt-get download failed ($debs/download.log)"
+fi
 
 rm -rf "$dir"
 mkdir -p "$dir/root"
@@ -94,6 +126,7 @@ done
 file -L "$kdir/scripts/mod/modpost" | grep -q x86-64 ||
 	apmu_die "distro: $kdir/scripts/mod/modpost is not a host binary"
 echo "$rel" >"$dir/release"
+write_depends
 touch "$dir/.apmu-done"
 # The unpacked tree is the cache: drop the .debs, and older releases of this series.
 rm -f "$(deb "$img" arm64)" "$(deb "$hdr" arm64)" "$(deb "$common" all)" "$(deb "$kbuild" amd64)"

@@ -1,10 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Runs inside the VM booted with scripts/vm-run --hetero: two PMU nodes, cortex-a53 on
-# cpu0 and cortex-a57 on cpu1, each with a per-CPU SPI and interrupt-affinity.
+# cpu0 and cortex-a57 on cpu1, each with a per-CPU SPI and interrupt-affinity. On the
+# test kernel (scripts/check.sh) the sections are hetero, kselftest:apmu_hetero and
+# kselftest:apmu_hetero:32bit; booted on a Debian kernel (scripts/distro/check.sh gives
+# the file section-prefix, e.g. "distro-6.1:") they carry that prefix and print the
+# kernel release.
 
 . /apmu/vmlib.sh
-section hetero
+pfx=$(cat /apmu/section-prefix 2>/dev/null || true)
+sec "$pfx" hetero
 echo "TAP version 13"
 echo "1..7"
 dev=/sys/bus/event_source/devices
@@ -36,15 +41,15 @@ tap 6 "cpu1 offline and back: its SPI is pinned to cpu1 again" \
 		echo 1 > /sys/devices/system/cpu/cpu1/online &&
 		test \"\$(cat /proc/irq/$irq57/smp_affinity_list)\" = 1"
 tap 7 "cpu1 counts again after coming back" only_on 2 $a57 $a53
-section_end hetero 0
+sec_end "$pfx" hetero 0
 
 # kselftests: a task on both clusters, pinned events, an unprivileged foreign event
-section "kselftest:apmu_hetero"
+sec "$pfx" kselftest:apmu_hetero
 ksft apmu_hetero
-section_end "kselftest:apmu_hetero" $?
+sec_end "$pfx" kselftest:apmu_hetero $?
 
 # again on 32-bit event counters (the cores of such systems mostly have no other kind)
-section "kselftest:apmu_hetero:32bit"
+sec "$pfx" kselftest:apmu_hetero:32bit
 if rmmod apmu && insmod ./apmu.ko long_counters=0; then
 	ksft apmu_hetero
 	rc=$?
@@ -54,5 +59,5 @@ else
 	echo "not ok 1 reload apmu.ko long_counters=0"
 	rc=1
 fi
-section_end "kselftest:apmu_hetero:32bit" $rc
+sec_end "$pfx" kselftest:apmu_hetero:32bit $rc
 exit 0
