@@ -70,6 +70,7 @@ vmrc=0
 # A console silent for 10 minutes is a stalled VM (no test step is that quiet): seen once on
 # QEMU 7.2 -icount, both vCPUs idle for good mid-test. vm-run then appends the vCPUs'
 # registers to the log and exits 126; the stalled log is kept, and the VM boots once more.
+rm -f "$out/console-stalled.log"
 APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" --timeout 1800 --stall 600 \
 	"$APMU_TOP/scripts/vm/check-in-vm.sh" || vmrc=$?
 if [ $vmrc -eq 126 ]; then
@@ -83,6 +84,10 @@ if [ $vmrc -eq 126 ]; then
 fi
 [ $vmrc -eq 124 ] && echo "the VM did not finish in time" >&2
 [ $vmrc -eq 126 ] && echo "the test VM stalled twice (see $console)" >&2
+if [ -f "$out/console-stalled.log" ] && ! apmu_stall_splats "$out/console-stalled.log" >&2; then
+	echo "the stalled test VM printed a kernel splat before it went silent (above)" >&2
+	vmrc=1
+fi
 
 # Second boot: the in-tree driver owns the PMU; apmu must stand aside.
 console2=$out/console-intree.log

@@ -139,3 +139,23 @@ apmu_distro_sections() { # apmu_distro_sections SERIES...: the required section 
 		esac
 	done
 }
+
+# apmu_stall_splats LOG: print the kernel splats (tap-summary.py's list) in the log of a VM
+# that stalled; status 1 when there is one. A stall retried green must not hide a warning
+# the first boot printed before it went silent (a hung-task report, say).
+apmu_stall_splats() {
+	PYTHONDONTWRITEBYTECODE=1 python3 - "$APMU_TOP/scripts/tap-summary.py" "$1" <<'PY'
+import importlib.util
+import re
+import sys
+
+spec = importlib.util.spec_from_file_location("tap_summary", sys.argv[1])
+ts = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(ts)
+splat = re.compile("|".join(ts.SPLATS))
+hits = [line.rstrip() for line in open(sys.argv[2], errors="replace") if splat.search(line)]
+for line in hits[:20]:
+    print(line)
+sys.exit(1 if hits else 0)
+PY
+}

@@ -107,12 +107,12 @@ host_build() { # host_build SERIES
 		# Diagnostics, not tests: what the test kernel's fragment asks for that Debian's
 		# config does not give
 		lacks=$(grep '^CONFIG_' "$APMU_TOP/scripts/kconfig/apmu-test.config" |
-			grep -v '^CONFIG_LOCALVERSION=' | grep -vxF -f "$dir/config" |
+			grep -v '^CONFIG_LOCALVERSION=' | { grep -vxF -f "$dir/config" || true; } |
 			sed 's/=.*//' | tr '\n' ' ')
 		echo "# Debian's config lacks (of the test kernel's fragment): ${lacks:-nothing}"
 		# and of what the tests name for kernel CI (the KUnit sections SKIP for these)
 		for f in selftests/apmu/config drivers/perf/apmu/tests/.kunitconfig; do
-			lacks=$(grep '^CONFIG_' "$APMU_TOP/$f" | grep -vxF -f "$dir/config" |
+			lacks=$(grep '^CONFIG_' "$APMU_TOP/$f" | { grep -vxF -f "$dir/config" || true; } |
 				sed 's/=.*//' | tr '\n' ' ')
 			echo "# Debian's config lacks (of $f): ${lacks:-nothing}"
 		done
@@ -132,6 +132,7 @@ host_build() { # host_build SERIES
 distro_boot() {
 	local console=$1 r=0
 	shift
+	rm -f "${console%.log}-stalled.log"
 	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" --stall 600 "$@" || r=$?
 	if [ $r -eq 126 ]; then
 		mv "$console" "${console%.log}-stalled.log"
@@ -145,6 +146,11 @@ distro_boot() {
 	fi
 	cat "$console" >>"$log"
 	[ $r -eq 0 ] || rc=1
+	if [ -f "${console%.log}-stalled.log" ] &&
+	   ! apmu_stall_splats "${console%.log}-stalled.log" >&2; then
+		apmu_log "vm: the stalled boot printed a kernel splat before it went silent (above)"
+		rc=1
+	fi
 }
 
 # VM part of one series, after its DKMS job: the build section, then the boot.

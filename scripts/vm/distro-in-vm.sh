@@ -60,6 +60,11 @@ sec "$pfx" readme
 echo "TAP version 13"
 echo "1..5"
 modload() {
+	# not loaded yet, or modprobe would only find the module vm-run put in /apmu
+	if grep -q '^apmu ' /proc/modules; then
+		echo "apmu is still loaded: modprobe would not load the DKMS-installed module"
+		return 1
+	fi
 	mkdir -p /lib/modules && cp -a /apmu/lib/modules/"$rel" /lib/modules/ &&
 		depmod "$rel" && modprobe apmu && grep '^apmu ' /proc/modules &&
 		find /lib/modules/"$rel" -name 'apmu.ko*'

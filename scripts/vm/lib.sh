@@ -342,7 +342,7 @@ stress() { # 5000-cycle periods on both CPUs: perf must throttle, and stop clean
 	perf report -i /tmp/st.data --stats 2>/dev/null | grep -E 'THROTTLE|SAMPLE' | tee /tmp/st.txt
 	a=$(irqs); sleep 1; b=$(irqs)
 	echo "apmu interrupts $a, a second later $b"
-	grep -q ' THROTTLE events: *[1-9]' /tmp/st.txt && [ "$a" = "$b" ] &&
+	grep -q ' THROTTLE events: *[1-9]' /tmp/st.txt && [ -n "$a" ] && [ "$a" = "$b" ] &&
 		timeout 10 sh -c 'echo responsive'
 }
 long() { # 30 s of sampling on both CPUs
