@@ -561,8 +561,9 @@ static void amu_pmu_deltas(struct kunit *test)
 }
 
 /*
- * A counter found below its last value was reset (core power-down, firmware): the event
- * adds the count since the reset, not ~2^64, and goes on from there
+ * A counter found below its last value was reset by something no CPU PM notification
+ * announced (firmware): the event adds the count since the reset, not ~2^64, and goes on
+ * from there (power-down with notifications: amu_pm_power_cycle_counts)
  */
 static void amu_pmu_counter_reset(struct kunit *test)
 {
