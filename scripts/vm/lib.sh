@@ -242,14 +242,16 @@ model_skip() {
 	echo "ok 1 $2 over the register model # SKIP $1 is built only for a kernel with CONFIG_KUNIT (it uses apmu.ko's EXPORT_SYMBOL_IF_KUNIT symbols), which this kernel's config lacks: the model half runs on the test kernel"
 }
 
-# The AMU unit end to end. The plain VM first (QEMU has no AMU: no amu/, no apmu_amu PMU),
-# then everything else over the register model, through apmu_amu_test.ko: the real
+# The AMU unit end to end. The plain VM first (QEMU has no AMU: no amu/, no apmu_amu PMU;
+# and what perf shows, kept), then everything else over the register model, through apmu_amu_test.ko: the real
 # cpuN/amu files and the apmu_amu PMU. apmu.ko unloaded on entry and on return.
 sec_amu() {
 	sec "$1" kselftest:apmu_amu
 	step="insmod apmu.ko"
+	# perf_view_unchanged, without the model, keeps perf's view as the baseline that the
+	# same test compares with once apmu_amu_test.ko is loaded
 	if insmod ./apmu.ko && step="apmu_amu -t no_amu_without_model (plain VM)" &&
-	   ksft apmu_amu -t no_amu_without_model; then
+	   ksft apmu_amu -t no_amu_without_model -t perf_view_unchanged; then
 		rc=0
 		if [ -f ./apmu_amu_test.ko ]; then
 			if insmod ./apmu_amu_test.ko; then

@@ -9,6 +9,7 @@
  * Without it they check what a machine without an AMU shows: no amu/ directory, no PMU.
  */
 #define _GNU_SOURCE
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,6 +21,9 @@
 
 #define CPU_DIR		"/sys/devices/system/cpu"
 #define MODEL_PARAMS	"/sys/module/apmu_amu_test/parameters"
+#define MODEL_DEBUGFS	"/sys/kernel/debug/apmu_amu_test"
+/* what perf shows without apmu_amu_test.ko, kept by perf_view_unchanged for the run with it */
+#define PERF_VIEW_BASELINE	"/tmp/apmu_amu_perf_view.baseline"
 #define AMU_PMU		APMU_SYSFS_PMUS "/apmu_amu"
 
 static bool model_loaded(void)
@@ -173,7 +177,7 @@ TEST(no_amu_without_model)
 	/* apmu registered apmu_amu itself: these CPUs really have an AMU */
 	if (access(AMU_PMU, F_OK) == 0) {
 		apmu_read_file(CPU_DIR "/cpu0/regs/identification/midr_el1", midr, sizeof(midr));
-		apmu_read_file(AMU_PMU "/cpus", cpus, sizeof(cpus));
+		apmu_read_file(AMU_PMU "/cpumask", cpus, sizeof(cpus));
 		SKIP(return, "real AMU hardware: CPUs %s have an AMU (cpu0 MIDR_EL1 %s)",
 		     cpus, midr);
 	}
@@ -333,15 +337,22 @@ TEST(unprivileged_denied)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 }
 
-/* The apmu_amu PMU's sysfs: type, cpus, format/, events/ */
+/*
+ * The apmu_amu PMU's sysfs: type, cpumask (no cpus: not a CPU PMU to perf), format/,
+ * events/ (amu_inst_retired: not the CPU PMU's inst_retired)
+ */
 TEST(pmu_sysfs)
 {
 	char buf[64];
 
 	REQUIRE_MODEL();
 	ASSERT_GT(amu_pmu_type(), 0);
-	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpus", buf, sizeof(buf)));
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpumask", buf, sizeof(buf)));
 	EXPECT_STREQ("0-1", buf);
+	EXPECT_NE(0, access(AMU_PMU "/cpus", F_OK));
+	EXPECT_NE(0, access(AMU_PMU "/events/inst_retired", F_OK));
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/events/amu_inst_retired", buf, sizeof(buf)));
+	EXPECT_STREQ("group=0,counter=2", buf);
 	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/format/counter", buf, sizeof(buf)));
 	EXPECT_STREQ("config:0-3", buf);
 	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/format/group", buf, sizeof(buf)));
@@ -415,7 +426,7 @@ TEST(pmu_errnos)
 	EXPECT_EQ(-EINVAL, amu_open_attr(&attr, 0));
 }
 
-/* Debian's perf: perf stat -a over apmu_amu events by name; per-task refused */
+/* Debian's perf: perf stat -a over apmu_amu events by name, and without -a */
 TEST(perf_stat_tool)
 {
 	char line[256];
@@ -441,19 +452,28 @@ TEST(perf_stat_tool)
 	fclose(f);
 	EXPECT_TRUE(core);
 	EXPECT_TRUE(aux);
-	/* per task: refused, perf says so */
-	system("perf stat -x, -o /tmp/amu_task.txt -e apmu_amu/core_cycles/ -- true");
+	/*
+	 * Without -a: perf takes a PMU with a cpumask (uncore) as CPU-wide, and counts on
+	 * its CPUs while the command runs (the kernel refuses per-task AMU events:
+	 * pmu_errnos)
+	 */
+	ASSERT_EQ(0, system("perf stat -x, -o /tmp/amu_task.txt "
+			    "-e apmu_amu/core_cycles/ -- sleep 0.01"));
 	f = fopen("/tmp/amu_task.txt", "r");
 	ASSERT_NE(NULL, f);
 	core = 0;
-	while (fgets(line, sizeof(line), f))
-		if (strstr(line, "<not supported>,,apmu_amu/core_cycles/"))
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0])
+			TH_LOG("%s", line);
+		if (strstr(line, ",apmu_amu/core_cycles/") && atoll(line) > 0)
 			core = 1;
+	}
 	fclose(f);
 	EXPECT_TRUE(core);
 }
 
-/* perf stat -a with cpu1 offline: the PMU's cpus follow, so perf opens on cpu0 only */
+/* perf stat -a with cpu1 offline: the PMU's cpumask follows, so perf opens on cpu0 only */
 TEST(perf_stat_cpu_offline)
 {
 	char line[256], cpus[64];
@@ -465,10 +485,10 @@ TEST(perf_stat_cpu_offline)
 		SKIP(return, "no perf tool");
 	if (access(CPU_DIR "/cpu1/online", W_OK))
 		SKIP(return, "cpu1 cannot be offlined");
-	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpus", cpus, sizeof(cpus)));
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpumask", cpus, sizeof(cpus)));
 	EXPECT_STREQ("0-1", cpus);
 	ASSERT_EQ(0, set_online(1, 0));
-	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpus", cpus, sizeof(cpus)));
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpumask", cpus, sizeof(cpus)));
 	EXPECT_STREQ("0", cpus);
 	ret = system("perf stat -a -x, -o /tmp/amu_off.txt "
 		     "-e apmu_amu/core_cycles/ -- sleep 0.1");
@@ -485,7 +505,7 @@ TEST(perf_stat_cpu_offline)
 	EXPECT_EQ(0, set_online(1, 1));
 	EXPECT_EQ(0, ret);
 	EXPECT_TRUE(core) TH_LOG("perf stat -a did not count with cpu1 offline");
-	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpus", cpus, sizeof(cpus)));
+	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpumask", cpus, sizeof(cpus)));
 	EXPECT_STREQ("0-1", cpus);
 }
 
@@ -514,6 +534,251 @@ TEST(hotplug_and_absent_cpu)
 }
 
 /* The model saw no access the architecture or apmu's rules forbid */
+/* debugfs of the test module: CPU N's pm_cycle or advance; 0 or -errno */
+static int model_cpu_write(int cpu, const char *file, const char *val)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), MODEL_DEBUGFS "/cpu%d/%s", cpu, file);
+	return write_file(path, val);
+}
+
+static int model_advance(int cpu, uint64_t k)
+{
+	char val[32];
+
+	snprintf(val, sizeof(val), "%" PRIu64, k);
+	return model_cpu_write(cpu, "advance", val);
+}
+
+static uint64_t amu_count(int fd)
+{
+	uint64_t v;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return UINT64_MAX;
+	return v;
+}
+
+/*
+ * Counters that move only when told (step = 0), aux0 and aux1 of cpu0 enabled: the state
+ * the power-cycle tests start from. Returns 0, or -errno with the reason in @why.
+ */
+static int pm_setup(const char **why)
+{
+	if (access(MODEL_DEBUGFS "/cpu0/pm_cycle", F_OK)) {
+		*why = "no " MODEL_DEBUGFS "/cpu0/pm_cycle (debugfs, or an older apmu_amu_test.ko)";
+		return -ENOENT;
+	}
+	if (write_file(MODEL_PARAMS "/step", "0") || amu_write(0, "aux0_enable", "1") ||
+	    amu_write(0, "aux1_enable", "1")) {
+		*why = "cannot set the model up";
+		return -EIO;
+	}
+	return 0;
+}
+
+/*
+ * A power-down idle state of cpu0 through the kernel's real cpu_pm_enter()/cpu_pm_exit()
+ * (the test module's pm_cycle), the AMU reset in between: perf counts go on exactly (no
+ * count before the reset lost, a counter that climbs past the old value after it taken
+ * for what it is), and the group-1 enables apmu may write come back
+ */
+TEST(pm_cycle_keeps_counts_and_enables)
+{
+	uint64_t want = 0, v, big = 1ULL << 41;
+	const char *why = "";
+	char buf[8];
+	int fd0, fd1, fd2, i, ret;
+
+	REQUIRE_MODEL();
+	if (pm_setup(&why))
+		SKIP(return, "%s", why);
+	fd0 = amu_open(0, 0, -1);		/* core_cycles */
+	fd1 = amu_open(0x100 | 0, 0, -1);	/* aux0 */
+	fd2 = amu_open(0x100 | 1, 0, -1);	/* aux1 */
+	ASSERT_GE(fd0, 0);
+	ASSERT_GE(fd1, 0);
+	ASSERT_GE(fd2, 0);
+	ASSERT_EQ(0, model_advance(0, 100));
+	want += 100;
+	ret = model_cpu_write(0, "pm_cycle", "1");
+	if (ret == -EOPNOTSUPP) {
+		write_file(MODEL_PARAMS "/step", "1");
+		SKIP(return, "kernel without CONFIG_CPU_PM: no CPU PM notifications");
+	}
+	ASSERT_EQ(0, ret);
+	/* the AMU was reset: sysfs shows the raw counter, restarted from 0 */
+	EXPECT_EQ(0, amu_u64(0, "core_cycles"));
+	ASSERT_EQ(0, amu_read(0, "aux0_enable", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf) TH_LOG("aux0_enable not restored after the power cycle");
+	ASSERT_EQ(0, amu_read(0, "aux1_enable", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf) TH_LOG("aux1_enable not restored after the power cycle");
+	ASSERT_EQ(0, model_advance(0, 50));
+	want += 50;
+	EXPECT_EQ(50, amu_u64(0, "core_cycles"));
+	EXPECT_EQ(50, amu_u64(0, "aux1_count"));
+	/* several power-downs between two reads */
+	for (i = 0; i < 3; i++) {
+		ASSERT_EQ(0, model_cpu_write(0, "pm_cycle", "1"));
+		ASSERT_EQ(0, model_advance(0, 7 + i));
+		want += 7 + i;
+	}
+	/* then one after which the counter climbs past its value before the reset */
+	ASSERT_EQ(0, model_cpu_write(0, "pm_cycle", "1"));
+	ASSERT_EQ(0, model_advance(0, big));
+	want += big;
+	v = amu_count(fd0);
+	EXPECT_EQ(want, v) TH_LOG("core_cycles counted %" PRIu64 ", want %" PRIu64, v, want);
+	v = amu_count(fd1);
+	EXPECT_EQ(want, v) TH_LOG("aux0 counted %" PRIu64 ", want %" PRIu64, v, want);
+	v = amu_count(fd2);
+	EXPECT_EQ(want, v) TH_LOG("aux1 counted %" PRIu64 ", want %" PRIu64, v, want);
+	close(fd0);
+	close(fd1);
+	close(fd2);
+	EXPECT_EQ(0, write_file(MODEL_PARAMS "/step", "1"));
+}
+
+/*
+ * Hotplug resets the AMU too (the test module power-cycles a dead CPU): a CPU whose
+ * enables apmu may write (cpu1 made EL2-highest while offline) gets them back at online
+ */
+TEST(hotplug_restores_aux_enable)
+{
+	char buf[8];
+
+	REQUIRE_MODEL();
+	if (access(CPU_DIR "/cpu1/online", W_OK))
+		SKIP(return, "cpu1 cannot be offlined");
+	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, write_file(MODEL_PARAMS "/el3", "0,0"));
+	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, amu_write(1, "aux1_enable", "1"));
+	ASSERT_EQ(0, amu_write(1, "aux0_enable", "0"));
+	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, amu_read(1, "aux1_enable", buf, sizeof(buf)));
+	EXPECT_STREQ("1", buf) TH_LOG("aux1_enable not restored at online");
+	ASSERT_EQ(0, amu_read(1, "aux0_enable", buf, sizeof(buf)));
+	EXPECT_STREQ("0", buf);
+	/* back to the default: EL3 on cpu1, enables read-only there */
+	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, write_file(MODEL_PARAMS "/el3", "0,1"));
+	ASSERT_EQ(0, set_online(1, 1));
+	EXPECT_EQ(-EPERM, amu_write(1, "aux1_enable", "1"));
+}
+
+/* A group-0 counter firmware left disabled (AMCNTENSET0_EL0.P<n> == 0) is not offered */
+TEST(group0_disabled_by_firmware_hidden)
+{
+	REQUIRE_MODEL();
+	if (access(CPU_DIR "/cpu1/online", W_OK))
+		SKIP(return, "cpu1 cannot be offlined");
+	if (access(MODEL_PARAMS "/en0", F_OK))
+		SKIP(return, "apmu_amu_test.ko without the en0 parameter");
+	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, write_file(MODEL_PARAMS "/en0", "15,7"));
+	ASSERT_EQ(0, set_online(1, 1));
+	EXPECT_EQ(-1, amu_mode(1, "mem_stall_cycles"));
+	EXPECT_EQ(0400, amu_mode(1, "inst_retired"));
+	EXPECT_EQ(0400, amu_mode(0, "mem_stall_cycles"));
+	EXPECT_EQ(-EINVAL, amu_open(3, 1, -1));
+	EXPECT_EQ(0, close(amu_open(3, 0, -1)));
+	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, write_file(MODEL_PARAMS "/en0", "15,15"));
+	ASSERT_EQ(0, set_online(1, 1));
+	EXPECT_EQ(0400, amu_mode(1, "mem_stall_cycles"));
+}
+
+/*
+ * What perf shows of the CPU PMU: `perf list hw cache`, and `perf stat -v -a` of cycles and
+ * inst_retired: the PMUs each event name resolves to ("inst_retired -> pmu/.../", which
+ * perf then sums into one line), event names and units (counts and times vary, and the
+ * per-CPU lines of -v are left out). Returns a malloc'd string.
+ */
+static char *perf_view(void)
+{
+	static const char * const cmds[] = {
+		"perf list hw cache 2>&1",
+		"perf stat -v -a -x, -e cycles -- sleep 0.01 2>&1 >/dev/null",
+		"perf stat -v -a -x, -e inst_retired -- sleep 0.01 2>&1 >/dev/null",
+	};
+	size_t len = 0, cap = 1 << 16;
+	char *out = calloc(1, cap), line[512];
+	unsigned int i;
+
+	if (!out)
+		return NULL;
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		FILE *f = popen(cmds[i], "r");
+
+		len += snprintf(out + len, cap - len, "$ %s\n", cmds[i]);
+		while (f && fgets(line, sizeof(line), f) && len < cap - 1024) {
+			char *p = line, *unit, *ev, *end;
+
+			if (!i || strstr(p, " -> ")) {
+				len += snprintf(out + len, cap - len, "%s", p);
+				continue;
+			}
+			/* perf stat -x, results: the unit and the event, not the count */
+			if (!isdigit((unsigned char)*p) && *p != '<')
+				continue;
+			unit = strchr(p, ',');
+			ev = unit ? strchr(unit + 1, ',') : NULL;
+			end = ev ? strchr(ev + 1, ',') : NULL;
+			if (!end)
+				continue;
+			*end = '\0';
+			len += snprintf(out + len, cap - len, "<n>%s\n", unit);
+		}
+		if (f)
+			pclose(f);
+	}
+	return out;
+}
+
+/*
+ * apmu_amu is an uncore-style PMU (a cpumask file, no cpus): perf must not take it for a
+ * CPU PMU, and none of its event names may be one of the CPU PMU's. Run without the model
+ * (after apmu.ko alone: scripts/vm/lib.sh's sec_amu) it keeps perf's view as a baseline;
+ * with the model, it compares
+ */
+TEST(perf_view_unchanged)
+{
+	char *view, *base;
+	FILE *f;
+	long n;
+
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf tool");
+	view = perf_view();
+	ASSERT_NE(NULL, view);
+	if (!model_loaded() && access(AMU_PMU, F_OK)) {
+		f = fopen(PERF_VIEW_BASELINE, "w");
+		ASSERT_NE(NULL, f);
+		fputs(view, f);
+		fclose(f);
+		free(view);
+		return;
+	}
+	EXPECT_EQ(0, access(AMU_PMU "/cpumask", F_OK));
+	EXPECT_NE(0, access(AMU_PMU "/cpus", F_OK));
+	f = fopen(PERF_VIEW_BASELINE, "r");
+	if (!f) {
+		free(view);
+		SKIP(return, "no baseline: run this test once without apmu_amu_test.ko first");
+	}
+	base = calloc(1, 1 << 16);
+	ASSERT_NE(NULL, base);
+	n = fread(base, 1, (1 << 16) - 1, f);
+	fclose(f);
+	ASSERT_GE(n, 0);
+	EXPECT_STREQ(base, view) TH_LOG("perf's view changed with apmu_amu:\n%s", view);
+	free(base);
+	free(view);
+}
+
 TEST(model_no_violations)
 {
 	char buf[200];

@@ -1,16 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * apmu: Activity Monitors (AMU) unit: per-CPU discovery, the register reads and the
- * group-1 enable writes, each made ON the CPU concerned, and CPU hotplug.
+ * group-1 enable writes, each made ON the CPU concerned, CPU hotplug and CPU PM.
  *
  * Discovery runs on each CPU as it comes online (a cpuhp dynamic state), and only touches
  * the AMU there if the kernel itself enabled it on that CPU (&apmu_amu_regs.kernel_enabled).
+ *
+ * An AMU reset (core power-down in an idle state, or hotplug) sets every counter and every
+ * group-1 enable to 0 (AMEVCNTR<g><n>_EL0: 0 on a Cold reset; AMCNTENSET1_EL0.P<n>: "On
+ * an AMU reset, this field resets to '0'"), and whether the AMU is in the core's power
+ * domain is IMPLEMENTATION DEFINED. Linux asks firmware to save and restore the counters
+ * (Documentation/arch/arm64/booting.rst), which no firmware does where the kernel itself
+ * runs at the highest Exception level. So the unit keeps its own: a CPU PM notifier folds
+ * the events of the CPU going down into their counts and re-bases them when it is back,
+ * and the group-1 enables apmu may write are written back then, and at online.
  */
 #define pr_fmt(fmt) "apmu: amu: " fmt
 
 #include <linux/bitfield.h>
+#include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
 #include <linux/minmax.h>
+#include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
 #include <kunit/visibility.h>
@@ -38,11 +49,30 @@ static u8 apmu_amu_highest_el(u64 pfr0)
 	return 1;
 }
 
-/* Runs on the CPU being discovered, preemption disabled */
+/*
+ * The group-1 enables apmu keeps for this CPU (on it, IRQs off): where it may write them,
+ * those found the first time, which later writes to aux<n>_enable change
+ */
+static void apmu_amu_en1_discovered(struct apmu_amu *amu, const struct apmu_amu_cpu *info)
+{
+	struct apmu_amu_pcpu *pc = this_cpu_ptr(amu->pcpu);
+
+	/* no group 1 (NCG == 0, AMUv1p1): cg1nc is 0, and AMCNTENSET1_EL0 is not read */
+	pc->en1_mask = info->writable ? BIT(info->cg1nc) - 1 : 0;
+	if (pc->en1_mask && !pc->en1_known) {
+		pc->en1 = amu->regs->read(APMU_AMU_R_CNTENSET1, 0) & pc->en1_mask;
+		pc->en1_known = true;
+	}
+}
+
+/*
+ * Runs on the CPU being discovered, IRQs off (so no other access to the CPU's AMU, an IPI
+ * or the CPU PM notifier, comes in between)
+ */
 static void apmu_amu_discover_local(struct apmu_amu *amu, struct apmu_amu_cpu *info)
 {
 	const struct apmu_amu_regs *r = amu->regs;
-	u64 cfgr, cgcr, pfr0;
+	u64 cfgr, cgcr, pfr0, en0;
 
 	*info = (struct apmu_amu_cpu) { .absent = APMU_AMU_NOT_ENABLED };
 	if (!r->kernel_enabled())
@@ -64,6 +94,16 @@ static void apmu_amu_discover_local(struct apmu_amu *amu, struct apmu_amu_cpu *i
 	cgcr = r->read(APMU_AMU_R_AMCGCR, 0);
 	info->ncg = FIELD_GET(APMU_AMCFGR_NCG, cfgr);
 	info->cg0nc = min_t(u64, FIELD_GET(APMU_AMCGCR_CG0NC, cgcr), APMU_AMU_NR_G0);
+	info->const_broken = r->const_broken();
+	/*
+	 * Group-0 enables are firmware's (apmu never writes them): a counter left disabled
+	 * there (AMCNTENSET0_EL0.P<n> == 0) does not count, and would show a constant value
+	 * as if it were one. Not offered, nor the erratum-broken AMEVCNTR0<1>.
+	 */
+	en0 = r->read(APMU_AMU_R_CNTENSET0, 0);
+	info->g0 = en0 & (BIT(info->cg0nc) - 1);
+	if (info->const_broken)
+		info->g0 &= ~BIT(APMU_AMU_G0_CONST);
 	/*
 	 * AMCFGR_EL0.NCG == 0: no group 1, and its registers are UNDEFINED. AMUv1p1: group 1
 	 * may be sparse (AMCG1IDR_EL0), which is not handled: not exposed at all, rather
@@ -71,8 +111,8 @@ static void apmu_amu_discover_local(struct apmu_amu *amu, struct apmu_amu_cpu *i
 	 */
 	if (info->ncg && info->version < APMU_AMU_V1P1)
 		info->cg1nc = min_t(u64, FIELD_GET(APMU_AMCGCR_CG1NC, cgcr), APMU_AMU_NR_G1);
-	info->const_broken = r->const_broken();
 	info->absent = APMU_AMU_PRESENT;
+	apmu_amu_en1_discovered(amu, info);
 }
 
 /**
@@ -98,20 +138,28 @@ static void apmu_amu_discover_fn(void *data)
 	apmu_amu_discover_local(c->amu, c->info);
 }
 
-/* Recompute what the PMU offers: the largest counts of any CPU with an AMU; lock held */
+/* Say once which group-0 counters firmware left disabled (they are not offered) */
+static void apmu_amu_report(unsigned int cpu, const struct apmu_amu_cpu *info)
+{
+	u8 off = (BIT(info->cg0nc) - 1) & ~info->g0;
+
+	if (info->const_broken)
+		off &= ~BIT(APMU_AMU_G0_CONST);
+	if (info->absent == APMU_AMU_PRESENT && off)
+		pr_info_once("cpu%u: group-0 counters 0x%x disabled by firmware (AMCNTENSET0_EL0): not offered\n",
+			     cpu, off);
+}
+
+/* Recompute what the PMU offers: what some CPU with an AMU has; lock held */
 static void apmu_amu_update_max(struct apmu_amu *amu)
 {
 	unsigned int cpu;
 
-	amu->g0_max = 0;
+	amu->g0 = 0;
 	amu->g1_max = 0;
-	amu->const_ok = false;
 	for_each_cpu(cpu, &amu->cpus) {
-		amu->g0_max = max(amu->g0_max, amu->info[cpu].cg0nc);
+		amu->g0 |= amu->info[cpu].g0;
 		amu->g1_max = max(amu->g1_max, amu->info[cpu].cg1nc);
-		if (!amu->info[cpu].const_broken &&
-		    amu->info[cpu].cg0nc > APMU_AMU_G0_CONST)
-			amu->const_ok = true;
 	}
 }
 
@@ -155,6 +203,7 @@ int apmu_amu_discover(struct apmu_amu *amu, unsigned int cpu)
 	ret = smp_call_function_single(cpu, apmu_amu_discover_fn, &c, 1);
 	if (ret)
 		return ret;
+	apmu_amu_report(cpu, &info);
 	apmu_amu_publish(amu, cpu, &info);
 	return 0;
 }
@@ -167,7 +216,8 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_amu_discover);
  * @n: the counter, for the per-counter registers
  *
  * Only what discovery found implemented: never group-1 registers when NCG == 0 (or on
- * AMUv1p1), never counters >= CG<g>NC, never an erratum-broken AMEVCNTR0<1>.
+ * AMUv1p1), never counters >= CG<g>NC, never an erratum-broken AMEVCNTR0<1> or a group-0
+ * counter that firmware left disabled.
  *
  * Return: true if the access is allowed.
  */
@@ -180,9 +230,7 @@ bool apmu_amu_reg_ok(const struct apmu_amu_cpu *info, enum apmu_amu_reg reg,
 	case APMU_AMU_R_CNTENSET0:
 		return true;
 	case APMU_AMU_R_EVCNTR0:
-		if (n == APMU_AMU_G0_CONST && info->const_broken)
-			return false;
-		return n < info->cg0nc;
+		return n < APMU_AMU_NR_G0 && (info->g0 & BIT(n));
 	case APMU_AMU_R_CNTENSET1:
 		return info->cg1nc;
 	case APMU_AMU_R_EVCNTR1:
@@ -256,12 +304,52 @@ int apmu_amu_read(struct apmu_amu *amu, unsigned int cpu, enum apmu_amu_reg reg,
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_amu_read);
 
+/* On the CPU, IRQs off: the write, and what the CPU is to have after an AMU reset */
 static void apmu_amu_write_fn(void *data)
 {
 	struct apmu_amu_call *c = data;
+	struct apmu_amu_pcpu *pc = this_cpu_ptr(c->amu->pcpu);
 
 	c->amu->regs->write(c->reg, 0, c->val);
+	if (c->reg == APMU_AMU_R_CNTENSET1)
+		pc->en1 |= c->val;
+	else
+		pc->en1 &= ~c->val;
 }
+
+/*
+ * On the CPU, IRQs off: give the group-1 enables apmu may write back the state wanted,
+ * after an AMU reset cleared them (read first: nothing is written if nothing was lost).
+ * &apmu_amu_pcpu.en1_mask is 0 unless the kernel is at the highest Exception level.
+ */
+static void apmu_amu_restore_local(struct apmu_amu *amu)
+{
+	struct apmu_amu_pcpu *pc = this_cpu_ptr(amu->pcpu);
+	const struct apmu_amu_regs *r = amu->regs;
+	u64 cur, set, clr;
+
+	if (!pc->en1_mask || !pc->en1_known)
+		return;
+	cur = r->read(APMU_AMU_R_CNTENSET1, 0);
+	set = pc->en1 & pc->en1_mask & ~cur;
+	clr = ~pc->en1 & pc->en1_mask & cur;
+	if (set)
+		r->write(APMU_AMU_R_CNTENSET1, 0, set);
+	if (clr)
+		r->write(APMU_AMU_R_CNTENCLR1, 0, clr);
+}
+
+/**
+ * apmu_amu_restore_en1() - restore the wanted group-1 enables of the calling CPU
+ * @amu: the unit
+ *
+ * Call on the CPU, IRQs off (for KUnit; the CPU PM notifier and online do it).
+ */
+void apmu_amu_restore_en1(struct apmu_amu *amu)
+{
+	apmu_amu_restore_local(amu);
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_restore_en1);
 
 /**
  * apmu_amu_set_enable() - enable or disable group-1 counter @n of @cpu, on that CPU
@@ -272,7 +360,8 @@ static void apmu_amu_write_fn(void *data)
  *
  * Writes bit @n only. AMCNTENSET1/CLR1_EL0 writes are UNDEFINED below the highest
  * implemented Exception level: the MSR is executed only by a kernel at EL2 on a CPU
- * without EL3, never by a kernel at EL1.
+ * without EL3, never by a kernel at EL1. The state is kept, and written again after an
+ * AMU reset (CPU PM exit, online).
  *
  * Return: 0; -EPERM unless the kernel is at EL2 and EL3 is not implemented; -ENODEV if
  * @cpu has no counter @n;
@@ -306,12 +395,17 @@ static int apmu_amu_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct apmu_amu *amu = hlist_entry_safe(node, struct apmu_amu, node);
 	struct apmu_amu_cpu info;
-
+	unsigned long flags;
 	int ret;
 
-	preempt_disable();
+	/* IRQs off: an aux<n>_enable write (an IPI) comes before or after, not between */
+	local_irq_save(flags);
 	apmu_amu_discover_local(amu, &info);
-	preempt_enable();
+	/* the CPU was down, and its AMU may have been reset */
+	if (info.absent == APMU_AMU_PRESENT)
+		apmu_amu_restore_local(amu);
+	local_irq_restore(flags);
+	apmu_amu_report(cpu, &info);
 	apmu_amu_publish(amu, cpu, &info);
 	if (info.absent != APMU_AMU_PRESENT)
 		return 0;
@@ -340,6 +434,91 @@ static int apmu_amu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 }
 
 /**
+ * apmu_amu_cpu_pm() - the calling CPU enters or leaves a low-power state
+ * @amu: the unit
+ * @cmd: %CPU_PM_ENTER, %CPU_PM_EXIT or %CPU_PM_ENTER_FAILED
+ *
+ * Runs on the CPU, IRQs off (the CPU PM notifier). Entering, the AMU may be reset before
+ * the CPU is back: the active events take what they counted so far. Leaving, they start
+ * again from the counters as they are now, and the group-1 enables are written back. The
+ * AMU counters do not count in WFI (Documentation/arch/arm64/amu.rst), which is how a
+ * low-power state is entered, so an exit without a reset loses nothing either.
+ * %CPU_PM_ENTER_FAILED: a later notifier refused, nothing was reset: the counters went on
+ * from where the events were folded, so they are left as they are.
+ */
+void apmu_amu_cpu_pm(struct apmu_amu *amu, unsigned long cmd)
+{
+	switch (cmd) {
+	case CPU_PM_ENTER:
+		apmu_amu_pmu_fold(amu);
+		break;
+	case CPU_PM_EXIT:
+		apmu_amu_restore_local(amu);
+		apmu_amu_pmu_rebase(amu);
+		break;
+	}
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_cpu_pm);
+
+static int apmu_amu_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd, void *v)
+{
+	struct apmu_amu *amu = container_of(nb, struct apmu_amu, cpu_pm_nb);
+
+	switch (cmd) {
+	case CPU_PM_ENTER:
+	case CPU_PM_EXIT:
+	case CPU_PM_ENTER_FAILED:
+		apmu_amu_cpu_pm(amu, cmd);
+		return NOTIFY_OK;
+	default:
+		return NOTIFY_DONE;
+	}
+}
+
+/**
+ * apmu_amu_alloc() - allocate a unit's discovery results and per-CPU state
+ * @amu: the unit
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int apmu_amu_alloc(struct apmu_amu *amu)
+{
+	unsigned int cpu;
+
+	amu->info = kcalloc(nr_cpu_ids, sizeof(*amu->info), GFP_KERNEL);
+	if (!amu->info)
+		return -ENOMEM;
+	amu->pcpu = alloc_percpu(struct apmu_amu_pcpu);
+	if (!amu->pcpu) {
+		kfree(amu->info);
+		amu->info = NULL;
+		return -ENOMEM;
+	}
+	for_each_possible_cpu(cpu)
+		INIT_LIST_HEAD(&per_cpu_ptr(amu->pcpu, cpu)->active);
+	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
+		amu->info[cpu].absent = APMU_AMU_NOT_DISCOVERED;
+	raw_spin_lock_init(&amu->lock);
+	cpumask_clear(&amu->cpus);
+	cpumask_clear(&amu->online);
+	return 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_alloc);
+
+/**
+ * apmu_amu_free() - undo apmu_amu_alloc()
+ * @amu: the unit
+ */
+void apmu_amu_free(struct apmu_amu *amu)
+{
+	free_percpu(amu->pcpu);
+	amu->pcpu = NULL;
+	kfree(amu->info);
+	amu->info = NULL;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_free);
+
+/**
  * apmu_amu_register() - discover the AMU on every online CPU, create cpuN/amu where there
  *	is one, and register the PMU if any CPU has one
  * @amu: the unit: @regs set, the rest zero
@@ -351,18 +530,17 @@ int apmu_amu_register(struct apmu_amu *amu)
 	unsigned int cpu;
 	int ret;
 
-	amu->info = kcalloc(nr_cpu_ids, sizeof(*amu->info), GFP_KERNEL);
-	if (!amu->info)
-		return -ENOMEM;
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		amu->info[cpu].absent = APMU_AMU_NOT_DISCOVERED;
-	raw_spin_lock_init(&amu->lock);
-	cpumask_clear(&amu->cpus);
-	cpumask_clear(&amu->online);
+	ret = apmu_amu_alloc(amu);
+	if (ret)
+		return ret;
 
 	ret = cpuhp_state_add_instance(apmu_amu_hp_state, &amu->node);
 	if (ret)
 		goto free_info;
+	amu->cpu_pm_nb.notifier_call = apmu_amu_cpu_pm_notify;
+	ret = cpu_pm_register_notifier(&amu->cpu_pm_nb);
+	if (ret)
+		goto remove_hp;
 
 	if (cpumask_empty(&amu->cpus)) {
 		pr_info("CPUs %*pbl have no AMU enabled by the kernel (ARM64_HAS_AMU_EXTN with ID_AA64PFR0_EL1.AMU): no cpuN/amu, no %s PMU\n",
@@ -371,7 +549,7 @@ int apmu_amu_register(struct apmu_amu *amu)
 	}
 	ret = apmu_amu_pmu_register(amu);
 	if (ret)
-		goto remove_hp;
+		goto unregister_cpu_pm;
 	cpu = cpumask_first(&amu->cpus);
 	pr_info("%s: AMU on CPUs %*pbl (cpu%u: %u group-0, %u group-1 counters, group-1 enables %s at EL%u)\n",
 		amu->pmu.name, cpumask_pr_args(&amu->cpus), cpu, amu->info[cpu].cg0nc,
@@ -379,11 +557,12 @@ int apmu_amu_register(struct apmu_amu *amu)
 		amu->info[cpu].cur_el);
 	return 0;
 
+unregister_cpu_pm:
+	cpu_pm_unregister_notifier(&amu->cpu_pm_nb);
 remove_hp:
 	cpuhp_state_remove_instance(apmu_amu_hp_state, &amu->node);
 free_info:
-	kfree(amu->info);
-	amu->info = NULL;
+	apmu_amu_free(amu);
 	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_amu_register);
@@ -394,11 +573,16 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_amu_register);
  */
 void apmu_amu_unregister(struct apmu_amu *amu)
 {
+	/* no event is left on any CPU's list after this */
 	apmu_amu_pmu_unregister(amu);
+	/*
+	 * Waits for the notifier walks under rcu_read_lock() (cpu_pm_exit()) that may still
+	 * be in apmu_amu_cpu_pm_notify() (synchronize_rcu(), kernel/cpu_pm.c)
+	 */
+	cpu_pm_unregister_notifier(&amu->cpu_pm_nb);
 	/* runs apmu_amu_cpu_offline() on each online CPU: every cpuN/amu goes */
 	cpuhp_state_remove_instance(apmu_amu_hp_state, &amu->node);
-	kfree(amu->info);
-	amu->info = NULL;
+	apmu_amu_free(amu);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_amu_unregister);
 

@@ -6,11 +6,13 @@
  * The AMU is live kernel state: Linux reads AMEVCNTR0<0> (core cycles) and AMEVCNTR0<1>
  * (constant-frequency cycles) for frequency invariance. This unit only reads it, with one
  * exception: the group-1 enables (AMCNTENSET1_EL0/AMCNTENCLR1_EL0), written one bit at a
- * time and only by a kernel at EL2 (VHE) on a CPU without EL3: then EL2 is certainly the
- * highest implemented Exception level, the only level at which those writes are not
- * UNDEFINED. A kernel at EL1 never writes them (a hypervisor may hide EL2 from
- * ID_AA64PFR0_EL1). Group-0 enables are never written, no
- * counter is ever written, and AMUSERENR_EL0 is never touched.
+ * time when aux<n>_enable is written, and all the bits that differ from the state wanted
+ * after an AMU reset cleared them (CPU PM exit, online); only by a kernel at EL2 (VHE) on
+ * a CPU without EL3: then EL2 is the highest implemented Exception level (short of a
+ * nested-virtualization guest given the AMU), the only level at which those writes are
+ * not UNDEFINED. A kernel at EL1 never writes them (a hypervisor may hide EL2 from
+ * ID_AA64PFR0_EL1). Group-0 enables are never written, no counter is ever written, and
+ * AMUSERENR_EL0 is never touched.
  *
  * The registers are reached through a &struct apmu_amu_regs table: the real system
  * registers (sysreg.c) or the KUnit register model (tests/amu_model.c).
@@ -22,6 +24,7 @@
 #include <linux/cpumask.h>
 #include <linux/list.h>
 #include <linux/module.h>
+#include <linux/notifier.h>
 #include <linux/perf_event.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
@@ -127,7 +130,11 @@ enum apmu_amu_absent {
  * @high_el: highest implemented Exception level (ID_AA64PFR0_EL1.EL3, .EL2)
  * @version: ID_AA64PFR0_EL1.AMU (1: AMUv1, %APMU_AMU_V1P1: AMUv1p1)
  * @ncg: counter groups implemented minus one (AMCFGR_EL0.NCG)
- * @cg0nc: group-0 counters offered: AMCGCR_EL0.CG0NC, at most %APMU_AMU_NR_G0
+ * @cg0nc: group-0 counters implemented: AMCGCR_EL0.CG0NC, at most %APMU_AMU_NR_G0
+ * @g0: the group-0 counters offered, a bit per counter: implemented (n < @cg0nc), enabled
+ *	by firmware (AMCNTENSET0_EL0.P<n>: a disabled one would read a silent, constant
+ *	value; apmu never writes the group-0 enables) and, for AMEVCNTR0<1>, not
+ *	erratum-broken
  * @cg1nc: group-1 counters: AMCGCR_EL0.CG1NC (0 when NCG == 0, and on AMUv1p1, whose
  *	group 1 is not handled), at most %APMU_AMU_NR_G1
  * @sysfs: this unit created the CPU's amu/ group
@@ -141,8 +148,26 @@ struct apmu_amu_cpu {
 	u8 version;
 	u8 ncg;
 	u8 cg0nc;
+	u8 g0;
 	u8 cg1nc;
 	bool sysfs;
+};
+
+/**
+ * struct apmu_amu_pcpu - per-CPU state of a unit, used only on that CPU with IRQs off
+ * @active: the unit's events added on this CPU (linked by &perf_event.active_entry),
+ *	which the CPU PM notifier folds before an AMU reset and re-bases after it
+ * @en1: the group-1 enables wanted here: AMCNTENSET1_EL0 as first found, then changed by
+ *	writes to aux<n>_enable. Valid once @en1_known
+ * @en1_mask: the enables apmu restores after an AMU reset, which clears them: P<n> for
+ *	n < CG1NC where apmu may write them (&apmu_amu_cpu.writable), else 0
+ * @en1_known: @en1 was taken from the CPU
+ */
+struct apmu_amu_pcpu {
+	struct list_head active;
+	u16 en1;
+	u16 en1_mask;
+	bool en1_known;
 };
 
 /**
@@ -156,12 +181,13 @@ struct apmu_amu_cpu {
  * @lock: serializes updates of @info, @cpus, @online and the maxima with their readers
  *	(event_init, the counter reads of events and of sysfs files)
  * @info: discovery results, by CPU (nr_cpu_ids entries)
+ * @pcpu: per-CPU state: the active events and the wanted group-1 enables
+ * @cpu_pm_nb: CPU PM notifier: events and enables across core power-down
  * @node: cpuhp instance
  * @pmu: the apmu_amu perf PMU
  * @pmu_registered: @pmu is registered with perf
  * @g1_max: largest CG1NC found on any CPU (events/ offered)
- * @g0_max: largest offered CG0NC on any CPU
- * @const_ok: some CPU of @cpus has a trustworthy AMEVCNTR0<1> (const_cycles offered)
+ * @g0: the group-0 counters offered on some CPU (&apmu_amu_cpu.g0, ORed)
  */
 struct apmu_amu {
 	const struct apmu_amu_regs *regs;
@@ -171,12 +197,13 @@ struct apmu_amu {
 	cpumask_t online;
 	raw_spinlock_t lock;
 	struct apmu_amu_cpu *info;
+	struct apmu_amu_pcpu __percpu *pcpu;
+	struct notifier_block cpu_pm_nb;
 	struct hlist_node node;
 	struct pmu pmu;
 	bool pmu_registered;
 	u8 g1_max;
-	u8 g0_max;
-	bool const_ok;
+	u8 g0;
 };
 
 /* perf config layout: config[3:0] counter number, config[8] group */
@@ -193,6 +220,10 @@ static inline void apmu_amu_exit(void) { }
 #endif
 int apmu_amu_register(struct apmu_amu *amu);
 void apmu_amu_unregister(struct apmu_amu *amu);
+int apmu_amu_alloc(struct apmu_amu *amu);
+void apmu_amu_free(struct apmu_amu *amu);
+void apmu_amu_cpu_pm(struct apmu_amu *amu, unsigned long cmd);
+void apmu_amu_restore_en1(struct apmu_amu *amu);
 int apmu_amu_discover(struct apmu_amu *amu, unsigned int cpu);
 bool apmu_amu_reg_ok(const struct apmu_amu_cpu *info, enum apmu_amu_reg reg,
 		     unsigned int n);
@@ -215,5 +246,7 @@ umode_t apmu_amu_sysfs_mode(struct apmu_amu *amu, unsigned int cpu, const char *
 void apmu_amu_pmu_init(struct apmu_amu *amu);
 int apmu_amu_pmu_register(struct apmu_amu *amu);
 void apmu_amu_pmu_unregister(struct apmu_amu *amu);
+void apmu_amu_pmu_fold(struct apmu_amu *amu);
+void apmu_amu_pmu_rebase(struct apmu_amu *amu);
 
 #endif /* __APMU_AMU_H */

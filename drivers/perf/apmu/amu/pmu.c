@@ -3,9 +3,11 @@
  * apmu: the apmu_amu perf PMU: counting events over the AMU's free-running counters.
  *
  * The counters are never written, enabled or disabled: an event is the difference of two
- * reads of AMEVCNTR0<n>_EL0 or AMEVCNTR1<n>_EL0 on its CPU. A 64-bit wrap takes about 195
- * years at 3 GHz: a counter found below its last value was reset (core power-down resets
- * the AMU, or firmware reprogrammed group 1), and the event adds what it counted since.
+ * reads of AMEVCNTR0<n>_EL0 or AMEVCNTR1<n>_EL0 on its CPU. Core power-down may reset the
+ * AMU: the CPU PM notifier (amu.c) folds the CPU's events before and re-bases them after,
+ * and hotplug removes them first. A 64-bit wrap takes about 195 years at 3 GHz: a counter
+ * found below its last value all the same was reset by something else (firmware), and the
+ * event adds what it counted since.
  * The counters count every context of the CPU, so events are CPU-wide only: per-task
  * counting would charge a task with interrupts and kernel work done for others, which is
  * not exact. Sampling and exclude_* cannot be
@@ -66,10 +68,42 @@ static void apmu_amu_ev_update(struct perf_event *event)
 		now = apmu_amu_ev_read(event);
 	} while (local64_cmpxchg(&hwc->prev_count, prev, now) != prev);
 	/*
-	 * Backwards: not a 64-bit wrap (centuries away) but a reset (core power-down,
-	 * firmware): count from the reset, re-based on @now, rather than add ~2^64.
+	 * Backwards: not a 64-bit wrap (centuries away) but a reset that no CPU PM
+	 * notification announced (firmware): count from the reset, re-based on @now,
+	 * rather than add ~2^64.
 	 */
 	local64_add(now >= prev ? now - prev : now, &event->count);
+}
+
+/**
+ * apmu_amu_pmu_fold() - the calling CPU's AMU may be reset: its events take their counts
+ * @amu: the unit
+ *
+ * On the CPU, IRQs off (CPU_PM_ENTER): the started events add what they counted so far.
+ */
+void apmu_amu_pmu_fold(struct apmu_amu *amu)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &this_cpu_ptr(amu->pcpu)->active, active_entry)
+		if (!(event->hw.state & PERF_HES_STOPPED))
+			apmu_amu_ev_update(event);
+}
+
+/**
+ * apmu_amu_pmu_rebase() - the calling CPU is back: its events go on from the counters now
+ * @amu: the unit
+ *
+ * On the CPU, IRQs off (CPU_PM_EXIT): whatever the counters now hold (0 and what they
+ * counted since a reset, or what they held), the events count from there.
+ */
+void apmu_amu_pmu_rebase(struct apmu_amu *amu)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &this_cpu_ptr(amu->pcpu)->active, active_entry)
+		if (!(event->hw.state & PERF_HES_STOPPED))
+			local64_set(&event->hw.prev_count, apmu_amu_ev_read(event));
 }
 
 static int apmu_amu_ev_init(struct perf_event *event)
@@ -129,9 +163,10 @@ static int apmu_amu_ev_init(struct perf_event *event)
 	}
 	n = apmu_amu_ev_counter(attr->config);
 	if (!apmu_amu_reg_ok(&info, apmu_amu_ev_reg(attr->config), n)) {
-		pr_debug("%s: cpu%d has no group-%d counter %u (AMCGCR_EL0.CG0NC=%u CG1NC=%u%s)\n",
+		pr_debug("%s: cpu%d has no group-%d counter %u (AMCGCR_EL0.CG0NC=%u CG1NC=%u, group 0 offered 0x%x%s)\n",
 			 event->pmu->name, event->cpu, apmu_amu_ev_group(attr->config), n,
-			 info.cg0nc, info.cg1nc, info.const_broken ? ", const counter broken" : "");
+			 info.cg0nc, info.cg1nc, info.g0,
+			 info.const_broken ? ", const counter broken" : "");
 		return -EINVAL;
 	}
 	/*
@@ -168,8 +203,12 @@ static void apmu_amu_ev_stop(struct perf_event *event, int flags)
 	event->hw.state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
 }
 
+/* add() and del() run on the event's CPU, IRQs off, as the CPU PM notifier does */
 static int apmu_amu_ev_add(struct perf_event *event, int flags)
 {
+	struct apmu_amu *amu = to_amu(event->pmu);
+
+	list_add_tail(&event->active_entry, &this_cpu_ptr(amu->pcpu)->active);
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
 		apmu_amu_ev_start(event, flags);
@@ -179,6 +218,7 @@ static int apmu_amu_ev_add(struct perf_event *event, int flags)
 static void apmu_amu_ev_del(struct perf_event *event, int flags)
 {
 	apmu_amu_ev_stop(event, PERF_EF_UPDATE);
+	list_del_init(&event->active_entry);
 }
 
 static void apmu_amu_ev_pmu_read(struct perf_event *event)
@@ -227,7 +267,8 @@ static ssize_t apmu_amu_event_show(struct device *dev, struct device_attribute *
 
 AMU_EV(core_cycles, APMU_AMU_G0_CORE);
 AMU_EV(const_cycles, APMU_AMU_G0_CONST);
-AMU_EV(inst_retired, APMU_AMU_G0_INST);
+/* not "inst_retired": the CPU PMU's event of that name (perf -e inst_retired) */
+AMU_EV(amu_inst_retired, APMU_AMU_G0_INST);
 AMU_EV(mem_stall_cycles, APMU_AMU_G0_STALL);
 AMU_EV1(0);
 AMU_EV1(1);
@@ -248,7 +289,7 @@ AMU_EV1(15);
 
 static struct attribute *apmu_amu_event_attrs[] = {
 	AMU_EV_PTR(core_cycles), AMU_EV_PTR(const_cycles),
-	AMU_EV_PTR(inst_retired), AMU_EV_PTR(mem_stall_cycles),
+	AMU_EV_PTR(amu_inst_retired), AMU_EV_PTR(mem_stall_cycles),
 	AMU_EV_PTR(aux0), AMU_EV_PTR(aux1), AMU_EV_PTR(aux2), AMU_EV_PTR(aux3),
 	AMU_EV_PTR(aux4), AMU_EV_PTR(aux5), AMU_EV_PTR(aux6), AMU_EV_PTR(aux7),
 	AMU_EV_PTR(aux8), AMU_EV_PTR(aux9), AMU_EV_PTR(aux10), AMU_EV_PTR(aux11),
@@ -258,7 +299,8 @@ static struct attribute *apmu_amu_event_attrs[] = {
 
 /*
  * An event is offered if some CPU of the PMU implements its counter (decided once, at
- * registration); const_cycles not if every CPU has the constant-counter erratum
+ * registration); a group-0 one not if every CPU has it disabled by firmware or, for
+ * const_cycles, has the constant-counter erratum
  */
 static umode_t apmu_amu_event_visible(struct kobject *kobj, struct attribute *attr, int i)
 {
@@ -269,9 +311,7 @@ static umode_t apmu_amu_event_visible(struct kobject *kobj, struct attribute *at
 
 	if (apmu_amu_ev_group(pa->id))
 		return n < amu->g1_max ? attr->mode : 0;
-	if (n == APMU_AMU_G0_CONST && !amu->const_ok)
-		return 0;
-	return n < amu->g0_max ? attr->mode : 0;
+	return amu->g0 & BIT(n) ? attr->mode : 0;
 }
 
 static const struct attribute_group apmu_amu_events_group = {
@@ -280,8 +320,12 @@ static const struct attribute_group apmu_amu_events_group = {
 	.is_visible = apmu_amu_event_visible,
 };
 
-/* cpus: the online CPUs with an AMU (perf opens -a events on these) */
-static ssize_t cpus_show(struct device *dev, struct device_attribute *attr, char *buf)
+/*
+ * cpumask: the online CPUs with an AMU, where perf opens its events. The uncore name on
+ * purpose: the perf tool takes a PMU with a "cpus" file for a CPU PMU (it then gives it
+ * the CPU's legacy, cache and JSON events and switches to its hybrid-system paths).
+ */
+static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	struct apmu_amu *amu = apmu_amu_dev_unit(dev);
 	unsigned long flags;
@@ -292,10 +336,10 @@ static ssize_t cpus_show(struct device *dev, struct device_attribute *attr, char
 	raw_spin_unlock_irqrestore(&amu->lock, flags);
 	return cpumap_print_to_pagebuf(true, buf, &online);
 }
-static DEVICE_ATTR_RO(cpus);
+static DEVICE_ATTR_RO(cpumask);
 
 static struct attribute *apmu_amu_cpus_attrs[] = {
-	&dev_attr_cpus.attr,
+	&dev_attr_cpumask.attr,
 	NULL
 };
 

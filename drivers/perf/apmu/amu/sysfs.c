@@ -3,7 +3,8 @@
  * apmu: /sys/devices/system/cpu/cpuN/amu/, present only on CPUs with an AMU:
  *
  *   core_cycles, const_cycles, inst_retired, mem_stall_cycles
- *				AMEVCNTR0<0..3>_EL0, group 0 by name (n < AMCGCR_EL0.CG0NC)
+ *				AMEVCNTR0<0..3>_EL0, group 0 by name (n < AMCGCR_EL0.CG0NC,
+ *				and enabled by firmware in AMCNTENSET0_EL0)
  *   aux<n>_event		AMEVTYPER1<n>_EL0.evtCount, n < AMCGCR_EL0.CG1NC
  *   aux<n>_count		AMEVCNTR1<n>_EL0
  *   aux<n>_enable		AMCNTENSET1_EL0.P<n>; writable (W1S/W1C of bit n) only by a
@@ -185,11 +186,9 @@ static umode_t apmu_amu_visible(struct apmu_amu *amu, unsigned int cpu,
 
 	if (info->absent != APMU_AMU_PRESENT)
 		return 0;
-	if (a->file == APMU_AMU_F_G0) {
-		if (a->n == APMU_AMU_G0_CONST && info->const_broken)
-			return 0;
-		return a->n < info->cg0nc ? a->attr.attr.mode : 0;
-	}
+	/* group 0: implemented, enabled by firmware, and not erratum-broken */
+	if (a->file == APMU_AMU_F_G0)
+		return info->g0 & BIT(a->n) ? a->attr.attr.mode : 0;
 	return a->n < info->cg1nc ? a->attr.attr.mode : 0;
 }
 

@@ -18,7 +18,8 @@ static struct apmu_amu_model *cur;
 
 /**
  * apmu_amu_model_init() - an AMUv1 on every CPU, as a VHE kernel at EL2 without EL3 sees
- *	it: 4 group-0 and 4 group-1 counters, group-1 enables writable, all counters 0
+ *	it: 4 group-0 counters, all enabled by firmware, and 4 group-1 counters, group-1
+ *	enables writable, all counters 0
  * @m: the model
  */
 void apmu_amu_model_init(struct apmu_amu_model *m)
@@ -33,6 +34,7 @@ void apmu_amu_model_init(struct apmu_amu_model *m)
 		m->cur_el[cpu] = 2;
 		m->ncg[cpu] = 1;
 		m->cg0nc[cpu] = APMU_AMU_NR_G0;
+		m->en0[cpu] = GENMASK_ULL(APMU_AMU_NR_G0 - 1, 0);
 		m->cg1nc[cpu] = 4;
 		for (n = 0; n < APMU_AMU_NR_G1; n++)
 			m->type1[cpu][n] = 0x300 + 0x10 * cpu + n;
@@ -145,8 +147,8 @@ static u64 model_read(enum apmu_amu_reg reg, unsigned int n)
 		       FIELD_PREP(APMU_AMCGCR_CG1NC, m->cg1nc[cpu]);
 	case APMU_AMU_R_CNTENSET0:
 	case APMU_AMU_R_CNTENCLR0:
-		/* group 0 is always counting: firmware enables it */
-		return GENMASK_ULL(m->cg0nc[cpu], 0) >> 1;
+		/* firmware's group-0 enables; P<n> for n >= CG0NC: RAZ */
+		return m->en0[cpu] & (GENMASK_ULL(m->cg0nc[cpu], 0) >> 1);
 	case APMU_AMU_R_CNTENSET1:
 	case APMU_AMU_R_CNTENCLR1:
 		if (!m->ncg[cpu]) {
@@ -161,7 +163,7 @@ static u64 model_read(enum apmu_amu_reg reg, unsigned int n)
 			violation(m, "AMEVCNTR0%u_EL0 read, CG0NC = %u", n, m->cg0nc[cpu]);
 			return 0;
 		}
-		return advance(m, &m->cnt0[cpu][n], true, n + 1);
+		return advance(m, &m->cnt0[cpu][n], m->en0[cpu] & BIT_ULL(n), n + 1);
 	case APMU_AMU_R_EVCNTR1:
 	case APMU_AMU_R_EVTYPER1:
 		if (!m->ncg[cpu] || n >= m->cg1nc[cpu] || n >= APMU_AMU_NR_G1) {
@@ -242,6 +244,48 @@ unsigned int apmu_amu_model_check(struct apmu_amu_model *m)
 		kunit_fail_current_test("AMU model: %u violation(s), first: %s",
 					m->violations, m->why);
 	return m->violations;
+}
+
+/**
+ * apmu_amu_model_power_cycle() - @cpu's core powers down and up again: an AMU reset
+ * @m: the model
+ * @cpu: the CPU, below %APMU_AMU_MODEL_CPUS
+ *
+ * Every counter and every group-1 enable resets to 0 (AMEVCNTR0<n>_EL0, AMEVCNTR1<n>_EL0;
+ * AMCNTENSET1_EL0.P<n>: "On an AMU reset, this field resets to '0'"). The group-0 enables
+ * are firmware's, which enables them again at power-up (TF-A does): @en0 stays.
+ * Call it on @cpu, or with @cpu quiescent (offline, or in its own idle path).
+ */
+void apmu_amu_model_power_cycle(struct apmu_amu_model *m, unsigned int cpu)
+{
+	if (cpu >= APMU_AMU_MODEL_CPUS)
+		return;
+	memset(m->cnt0[cpu], 0, sizeof(m->cnt0[cpu]));
+	memset(m->cnt1[cpu], 0, sizeof(m->cnt1[cpu]));
+	m->en1[cpu] = 0;
+	m->power_cycles++;
+}
+
+/**
+ * apmu_amu_model_advance() - @cpu's enabled counters count @k events each
+ * @m: the model
+ * @cpu: the CPU, below %APMU_AMU_MODEL_CPUS
+ * @k: the events
+ *
+ * Disabled counters (AMCNTENSET0_EL0/AMCNTENSET1_EL0 bit clear) stand still.
+ */
+void apmu_amu_model_advance(struct apmu_amu_model *m, unsigned int cpu, u64 k)
+{
+	unsigned int n;
+
+	if (cpu >= APMU_AMU_MODEL_CPUS)
+		return;
+	for (n = 0; n < APMU_AMU_NR_G0; n++)
+		if (m->en0[cpu] & BIT_ULL(n))
+			m->cnt0[cpu][n] += k;
+	for (n = 0; n < APMU_AMU_NR_G1; n++)
+		if (m->en1[cpu] & BIT_ULL(n))
+			m->cnt1[cpu][n] += k;
 }
 
 const struct apmu_amu_regs apmu_amu_model_regs = {

@@ -16,6 +16,11 @@
  *  - any write to AMCNTENSET0/AMCNTENCLR0 (group-0 enables are the kernel's), to a
  *    counter or event type, or to AMUSERENR_EL0.
  * AMCNTENSET1/AMCNTENCLR1 are a W1S/W1C pair over one enable state; counters are 64 bits.
+ * A counter counts only while enabled: group 0 by @en0 (AMCNTENSET0_EL0, firmware's), group
+ * 1 by @en1. apmu_amu_model_power_cycle() is a core power-down and power-up: an AMU reset
+ * (AMEVCNTR0<n>/AMEVCNTR1<n> and AMCNTENSET1_EL0.P<n> reset to 0, the Arm ARM and seed 001:
+ * "On an AMU reset, this field resets to '0'"), after which firmware's power-up code
+ * enables group 0 again as it was (@en0 is kept, as TF-A does).
  */
 #ifndef __APMU_AMU_MODEL_H
 #define __APMU_AMU_MODEL_H
@@ -39,6 +44,7 @@
  * @cg1nc: AMCGCR_EL0.CG1NC, by CPU (read as is, even when @ncg is 0)
  * @step: when non-zero, each read of an enabled counter n first advances it by
  *	@step * (n + 1) (group 1: @step * (n + 5)): counters that move, for VM tests
+ * @en0: AMCNTENSET0_EL0 as firmware set it, by CPU (bits >= CG0NC read as 0)
  * @en1: the group-1 enables behind AMCNTENSET1/AMCNTENCLR1, by CPU
  * @cnt0: AMEVCNTR0<n>_EL0, by CPU
  * @cnt1: AMEVCNTR1<n>_EL0, by CPU
@@ -46,6 +52,7 @@
  * @reads: AMU register reads
  * @writes: AMU register writes
  * @last_write: the value of the last AMCNTENSET1/CLR1 write
+ * @power_cycles: apmu_amu_model_power_cycle() calls
  * @violations: accesses the architecture or the driver's rules forbid
  * @why: the first violation
  */
@@ -60,12 +67,14 @@ struct apmu_amu_model {
 	unsigned int cg0nc[APMU_AMU_MODEL_CPUS];
 	unsigned int cg1nc[APMU_AMU_MODEL_CPUS];
 	unsigned int step;
+	u64 en0[APMU_AMU_MODEL_CPUS];
 	u64 en1[APMU_AMU_MODEL_CPUS];
 	u64 cnt0[APMU_AMU_MODEL_CPUS][APMU_AMU_NR_G0];
 	u64 cnt1[APMU_AMU_MODEL_CPUS][APMU_AMU_NR_G1];
 	u64 type1[APMU_AMU_MODEL_CPUS][APMU_AMU_NR_G1];
 	unsigned int reads, writes;
 	u64 last_write;
+	unsigned int power_cycles;
 	unsigned int violations;
 	char why[160];
 };
@@ -75,5 +84,7 @@ extern const struct apmu_amu_regs apmu_amu_model_regs;
 void apmu_amu_model_init(struct apmu_amu_model *m);
 void apmu_amu_model_select(struct apmu_amu_model *m);
 unsigned int apmu_amu_model_check(struct apmu_amu_model *m);
+void apmu_amu_model_power_cycle(struct apmu_amu_model *m, unsigned int cpu);
+void apmu_amu_model_advance(struct apmu_amu_model *m, unsigned int cpu, u64 k);
 
 #endif /* __APMU_AMU_MODEL_H */

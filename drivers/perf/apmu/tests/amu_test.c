@@ -7,6 +7,7 @@
  * (amu_model.h); the suite's exit hook reports it.
  */
 #include <kunit/test.h>
+#include <linux/cpu_pm.h>
 #include <linux/cpumask.h>
 #include <linux/irqflags.h>
 #include <linux/limits.h>
@@ -35,16 +36,11 @@ struct amu_test {
 static int amu_test_init(struct kunit *test)
 {
 	struct amu_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
-	unsigned int cpu;
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	t->buf = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, t->buf);
-	t->amu.info = kunit_kcalloc(test, nr_cpu_ids, sizeof(*t->amu.info), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, t->amu.info);
-	for (cpu = 0; cpu < nr_cpu_ids; cpu++)
-		t->amu.info[cpu].absent = APMU_AMU_NOT_DISCOVERED;
-	raw_spin_lock_init(&t->amu.lock);
+	KUNIT_ASSERT_EQ(test, apmu_amu_alloc(&t->amu), 0);
 	apmu_amu_model_init(&t->m);
 	apmu_amu_model_select(&t->m);
 	t->amu.regs = &apmu_amu_model_regs;
@@ -59,8 +55,10 @@ static void amu_test_exit(struct kunit *test)
 {
 	struct amu_test *t = test->priv;
 
-	if (t)
-		apmu_amu_model_check(&t->m);
+	if (!t)
+		return;
+	apmu_amu_model_check(&t->m);
+	apmu_amu_free(&t->amu);
 }
 
 static void amu_discover_all(struct kunit *test, struct amu_test *t)
@@ -271,15 +269,15 @@ static void amu_sysfs_const_broken(struct kunit *test)
 {
 	struct amu_test *t = test->priv;
 
-	KUNIT_EXPECT_FALSE(test, t->amu.const_ok);
+	KUNIT_EXPECT_FALSE(test, t->amu.g0 & BIT(APMU_AMU_G0_CONST));
 	amu_discover_all(test, t);
-	KUNIT_EXPECT_TRUE(test, t->amu.const_ok);
+	KUNIT_EXPECT_TRUE(test, t->amu.g0 & BIT(APMU_AMU_G0_CONST));
 	t->m.const_broken = true;
 	amu_discover_all(test, t);
 	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "const_cycles"), 0);
 	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0400);
 	/* every CPU has the erratum: no const_cycles in the PMU's events/ either */
-	KUNIT_EXPECT_FALSE(test, t->amu.const_ok);
+	KUNIT_EXPECT_FALSE(test, t->amu.g0 & BIT(APMU_AMU_G0_CONST));
 	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, APMU_AMU_G0_CONST, 0)),
 			-EINVAL);
 }
@@ -563,8 +561,9 @@ static void amu_pmu_deltas(struct kunit *test)
 }
 
 /*
- * A counter found below its last value was reset (core power-down, firmware): the event
- * adds the count since the reset, not ~2^64, and goes on from there
+ * A counter found below its last value was reset by something no CPU PM notification
+ * announced (firmware): the event adds the count since the reset, not ~2^64, and goes on
+ * from there (power-down with notifications: amu_pm_power_cycle_counts)
  */
 static void amu_pmu_counter_reset(struct kunit *test)
 {
@@ -638,6 +637,166 @@ static void amu_pmu_rediscovered(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, apmu_amu_model_check(&t->m), 0);
 }
 
+/*
+ * A group-0 counter that firmware left disabled (AMCNTENSET0_EL0.P<n> == 0) counts nothing:
+ * not offered (no file, no event), rather than shown as a silent constant; offered in the
+ * PMU's events/ while some CPU has it
+ */
+static void amu_group0_disabled(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	unsigned int cpu;
+
+	for (cpu = 0; cpu < APMU_AMU_MODEL_CPUS; cpu++)
+		t->m.en0[cpu] = BIT(APMU_AMU_G0_CORE) | BIT(APMU_AMU_G0_CONST);
+	if (num_online_cpus() > 1)
+		t->m.en0[1] |= BIT(APMU_AMU_G0_INST);
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].g0, 0x3);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0400);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "inst_retired"), 0);
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "mem_stall_cycles"), 0);
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "mem_stall_cycles"), "error -2");
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, APMU_AMU_G0_INST, 0)),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, APMU_AMU_G0_STALL, 0)),
+			-EINVAL);
+	KUNIT_EXPECT_FALSE(test, t->amu.g0 & BIT(APMU_AMU_G0_STALL));
+	if (num_online_cpus() > 1) {
+		KUNIT_EXPECT_TRUE(test, t->amu.g0 & BIT(APMU_AMU_G0_INST));
+		KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 1, "inst_retired"), 0400);
+	}
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+}
+
+/*
+ * Core power-down between two reads, through the CPU PM notifier's body on this CPU:
+ * fold at CPU_PM_ENTER, AMU reset, re-base at CPU_PM_EXIT. One cycle, several, one after
+ * which the counter climbs past its old value; a failed entry (no reset) loses nothing.
+ */
+static void amu_pm_power_cycle_counts(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	struct pmu *pmu = &t->amu.pmu;
+	struct perf_event *ev0, *ev1;
+	unsigned int cpu, i;
+	u64 want = 0;
+
+	for (cpu = 0; cpu < APMU_AMU_MODEL_CPUS; cpu++)
+		t->m.en1[cpu] = BIT(2);
+	amu_discover_all(test, t);
+	migrate_disable();
+	cpu = smp_processor_id();
+	if (cpu >= APMU_AMU_MODEL_CPUS) {
+		migrate_enable();
+		kunit_skip(test, "cpu%u is beyond the model", cpu);
+	}
+	ev0 = amu_event(test, t, APMU_AMU_G0_INST, cpu);
+	ev1 = amu_event(test, t, APMU_AMU_CFG_GROUP | 2, cpu);
+	KUNIT_EXPECT_EQ(test, pmu->event_init(ev0), 0);
+	KUNIT_EXPECT_EQ(test, pmu->event_init(ev1), 0);
+	local_irq_disable();
+	t->m.cnt0[cpu][APMU_AMU_G0_INST] = 1000000;
+	t->m.cnt1[cpu][2] = 1000000;
+	KUNIT_EXPECT_EQ(test, pmu->add(ev0, PERF_EF_START), 0);
+	KUNIT_EXPECT_EQ(test, pmu->add(ev1, PERF_EF_START), 0);
+	apmu_amu_model_advance(&t->m, cpu, 500);
+	want += 500;
+	pmu->read(ev0);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), want);
+	/* one power-down, 600 counted before it, 1000600 after: more than before */
+	apmu_amu_model_advance(&t->m, cpu, 600);
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_ENTER);
+	apmu_amu_model_power_cycle(&t->m, cpu);
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_EXIT);
+	apmu_amu_model_advance(&t->m, cpu, 1000600);
+	want += 600 + 1000600;
+	pmu->read(ev0);
+	pmu->read(ev1);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), want);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev1->count), want);
+	/* several between two reads */
+	for (i = 0; i < 3; i++) {
+		apmu_amu_model_advance(&t->m, cpu, 10 + i);
+		want += 10 + i;
+		apmu_amu_cpu_pm(&t->amu, CPU_PM_ENTER);
+		apmu_amu_model_power_cycle(&t->m, cpu);
+		apmu_amu_cpu_pm(&t->amu, CPU_PM_EXIT);
+	}
+	apmu_amu_model_advance(&t->m, cpu, 3);
+	want += 3;
+	/* a failed entry: no reset, the counters go on */
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_ENTER);
+	apmu_amu_model_advance(&t->m, cpu, 4);
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_ENTER_FAILED);
+	apmu_amu_model_advance(&t->m, cpu, 5);
+	want += 9;
+	pmu->read(ev0);
+	pmu->read(ev1);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), want);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev1->count), want);
+	/* a stopped event is neither folded nor re-based; a deleted one is off the list */
+	pmu->stop(ev1, PERF_EF_UPDATE);
+	pmu->del(ev0, 0);
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_ENTER);
+	apmu_amu_model_power_cycle(&t->m, cpu);
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_EXIT);
+	pmu->del(ev1, 0);
+	local_irq_enable();
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), want);
+	KUNIT_EXPECT_EQ(test, local64_read(&ev1->count), want);
+}
+
+/*
+ * An AMU reset clears the group-1 enables: the state wanted (found, then written through
+ * aux<n>_enable) comes back at CPU_PM_EXIT, only where apmu may write them
+ */
+static void amu_pm_restores_enables(struct kunit *test)
+{
+	struct amu_test *t = test->priv;
+	unsigned int cpu, writes;
+
+	migrate_disable();
+	cpu = smp_processor_id();
+	if (cpu >= APMU_AMU_MODEL_CPUS) {
+		migrate_enable();
+		kunit_skip(test, "cpu%u is beyond the model", cpu);
+	}
+	t->m.en1[cpu] = BIT(0) | BIT(2);	/* as firmware left them */
+	KUNIT_EXPECT_EQ(test, apmu_amu_discover(&t->amu, cpu), 0);
+	KUNIT_EXPECT_EQ(test, amu_store(t, cpu, "aux1_enable", "1"), 1);
+	KUNIT_EXPECT_EQ(test, amu_store(t, cpu, "aux2_enable", "0"), 1);
+	KUNIT_EXPECT_EQ(test, t->m.en1[cpu], BIT(0) | BIT(1));
+	local_irq_disable();
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_ENTER);
+	apmu_amu_model_power_cycle(&t->m, cpu);
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_EXIT);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, t->m.en1[cpu], BIT(0) | BIT(1));
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "aux1_enable"), "1\n");
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, cpu, "aux2_enable"), "0\n");
+	/* nothing lost: nothing written */
+	writes = t->m.writes;
+	local_irq_disable();
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_ENTER);
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_EXIT);
+	apmu_amu_restore_en1(&t->amu);
+	local_irq_enable();
+	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
+	/* below the highest EL (EL3 implemented): never written, a reset stays */
+	t->m.el3[cpu] = 1;
+	KUNIT_EXPECT_EQ(test, apmu_amu_discover(&t->amu, cpu), 0);
+	local_irq_disable();
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_ENTER);
+	apmu_amu_model_power_cycle(&t->m, cpu);
+	apmu_amu_cpu_pm(&t->amu, CPU_PM_EXIT);
+	local_irq_enable();
+	migrate_enable();
+	KUNIT_EXPECT_EQ(test, t->m.en1[cpu], 0);
+	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
+}
+
 static struct kunit_case amu_cases[] = {
 	KUNIT_CASE(amu_discover_not_enabled),
 	KUNIT_CASE(amu_discover_mixed),
@@ -655,6 +814,9 @@ static struct kunit_case amu_cases[] = {
 	KUNIT_CASE(amu_pmu_deltas),
 	KUNIT_CASE(amu_pmu_counter_reset),
 	KUNIT_CASE(amu_pmu_rediscovered),
+	KUNIT_CASE(amu_group0_disabled),
+	KUNIT_CASE(amu_pm_power_cycle_counts),
+	KUNIT_CASE(amu_pm_restores_enables),
 	{}
 };
 

@@ -11,9 +11,27 @@
  *   cpu1: AMU, EL3 implemented and the kernel at EL2: group-1 enables read-only; CG1NC = 2
  * Counters advance by step * (n + 1) (group 1: step * (n + 5)) at each read while enabled.
  * "violations" counts accesses the model forbids (amu_model.h), "why" says the first.
+ *
+ * Power: the core's AMU resets (apmu_amu_model_power_cycle(): counters and group-1 enables
+ * to 0, group-0 enables back as firmware set them):
+ *  - at CPU hotplug, once the CPU is dead (a CPUHP_BP_PREPARE_DYN state);
+ *  - on writing /sys/kernel/debug/apmu_amu_test/cpuN/pm_cycle: CPU N, in a kworker bound
+ *    to it with IRQs off, runs the kernel's cpu_pm_enter(), its AMU resets, and
+ *    cpu_pm_exit(), as a power-down idle state does (every CPU PM notifier of the kernel
+ *    runs). Only with CONFIG_CPU_PM (else the write is EOPNOTSUPP: nobody is notified).
+ * Writing a number K to cpuN/advance makes each enabled counter of CPU N count K events,
+ * on CPU N (with step = 0, counters then move only when a test says so).
  */
+#include <linux/cpu.h>
+#include <linux/cpu_pm.h>
+#include <linux/cpuhotplug.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/kstrtox.h>
 #include <linux/module.h>
 #include <linux/moduleparam.h>
+#include <linux/smp.h>
+#include <linux/workqueue.h>
 
 #include "amu_model.h"
 
@@ -27,6 +45,7 @@ static struct apmu_amu_model model = {
 	.cur_el = ALL(2),
 	.ncg = ALL(1),
 	.cg0nc = ALL(APMU_AMU_NR_G0),
+	.en0 = ALL(GENMASK_ULL(APMU_AMU_NR_G0 - 1, 0)),
 	.cg1nc = { 4, 2, 4, 4, 4, 4, 4, 4 },
 	.step = 1,
 	.en1 = { BIT(0) | BIT(2), BIT(0) },
@@ -51,6 +70,8 @@ module_param_array_named(cur_el, model.cur_el, uint, NULL, 0600);
 MODULE_PARM_DESC(cur_el, "CurrentEL.EL by CPU");
 module_param_array_named(ncg, model.ncg, uint, NULL, 0600);
 MODULE_PARM_DESC(ncg, "AMCFGR_EL0.NCG by CPU");
+module_param_array_named(en0, model.en0, ullong, NULL, 0600);
+MODULE_PARM_DESC(en0, "AMCNTENSET0_EL0 (firmware's group-0 enables) by CPU");
 module_param_array_named(cg1nc, model.cg1nc, uint, NULL, 0600);
 MODULE_PARM_DESC(cg1nc, "AMCGCR_EL0.CG1NC by CPU");
 module_param_named(step, model.step, uint, 0600);
@@ -61,18 +82,123 @@ module_param_string(why, model.why, sizeof(model.why), 0400);
 MODULE_PARM_DESC(why, "the first violation");
 
 static struct apmu_amu unit = { .regs = &apmu_amu_model_regs };
+static struct dentry *amu_vm_dir;
+static enum cpuhp_state amu_vm_hp;
+
+/* CPU hotplug, on the control CPU: the core is powered down once the CPU is dead */
+static int amu_vm_cpu_dead(unsigned int cpu)
+{
+	apmu_amu_model_power_cycle(&model, cpu);
+	return 0;
+}
+
+/* On CPU N, in a kworker bound to it: a power-down idle state, as cpuidle enters one */
+static long amu_vm_pm_cycle_on_cpu(void *info)
+{
+	long ret;
+
+	local_irq_disable();
+	ret = cpu_pm_enter();
+	if (!ret) {
+		apmu_amu_model_power_cycle(&model, smp_processor_id());
+		ret = cpu_pm_exit();
+	}
+	local_irq_enable();
+	return ret;
+}
+
+static ssize_t amu_vm_pm_cycle_write(struct file *file, const char __user *buf,
+				     size_t count, loff_t *ppos)
+{
+	unsigned int cpu = (uintptr_t)file->private_data;
+	long ret;
+
+	/* without CONFIG_CPU_PM, cpu_pm_enter() notifies nobody: no cycle to make */
+	if (!IS_ENABLED(CONFIG_CPU_PM))
+		return -EOPNOTSUPP;
+	cpus_read_lock();
+	ret = cpu_online(cpu) ? work_on_cpu(cpu, amu_vm_pm_cycle_on_cpu, NULL) : -ENODEV;
+	cpus_read_unlock();
+	return ret ? ret : count;
+}
+
+static const struct file_operations amu_vm_pm_cycle_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = amu_vm_pm_cycle_write,
+	.llseek = noop_llseek,
+};
+
+static void amu_vm_advance_fn(void *info)
+{
+	apmu_amu_model_advance(&model, smp_processor_id(), *(u64 *)info);
+}
+
+static ssize_t amu_vm_advance_write(struct file *file, const char __user *buf,
+				    size_t count, loff_t *ppos)
+{
+	unsigned int cpu = (uintptr_t)file->private_data;
+	u64 k;
+	int ret;
+
+	ret = kstrtou64_from_user(buf, count, 0, &k);
+	if (ret)
+		return ret;
+	ret = smp_call_function_single(cpu, amu_vm_advance_fn, &k, 1);
+	return ret ? ret : count;
+}
+
+static const struct file_operations amu_vm_advance_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = amu_vm_advance_write,
+	.llseek = noop_llseek,
+};
+
+static void amu_vm_debugfs(void)
+{
+	struct dentry *d;
+	unsigned int cpu;
+	char name[16];
+
+	amu_vm_dir = debugfs_create_dir("apmu_amu_test", NULL);
+	debugfs_create_u32("power_cycles", 0400, amu_vm_dir, &model.power_cycles);
+	for (cpu = 0; cpu < APMU_AMU_MODEL_CPUS && cpu < nr_cpu_ids; cpu++) {
+		snprintf(name, sizeof(name), "cpu%u", cpu);
+		d = debugfs_create_dir(name, amu_vm_dir);
+		debugfs_create_file("pm_cycle", 0200, d, (void *)(uintptr_t)cpu,
+				    &amu_vm_pm_cycle_fops);
+		debugfs_create_file("advance", 0200, d, (void *)(uintptr_t)cpu,
+				    &amu_vm_advance_fops);
+	}
+}
 
 static int __init apmu_amu_test_init(void)
 {
+	int ret;
+
 	apmu_amu_model_select(&model);
 	unit.owner = THIS_MODULE;
-	return apmu_amu_register(&unit);
+	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "apmu_amu_test:power",
+					NULL, amu_vm_cpu_dead);
+	if (ret < 0)
+		return ret;
+	amu_vm_hp = ret;
+	ret = apmu_amu_register(&unit);
+	if (ret) {
+		cpuhp_remove_state_nocalls(amu_vm_hp);
+		return ret;
+	}
+	amu_vm_debugfs();
+	return 0;
 }
 module_init(apmu_amu_test_init);
 
 static void __exit apmu_amu_test_exit(void)
 {
+	debugfs_remove_recursive(amu_vm_dir);
 	apmu_amu_unregister(&unit);
+	cpuhp_remove_state_nocalls(amu_vm_hp);
 	if (model.violations)
 		pr_err("apmu_amu_test: %u AMU model violation(s), first: %s\n",
 		       model.violations, model.why);
