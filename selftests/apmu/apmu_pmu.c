@@ -59,6 +59,21 @@ TEST_F(apmu, sysfs_type_cpus_format)
 	ASSERT_STREQ("config1:0", buf);
 	ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, "events/cpu_cycles", buf, sizeof(buf)));
 	ASSERT_STREQ("event=0x0011", buf);
+	/*
+	 * As in-tree: sw_incr is never listed (EL0 cannot write PMSWINC_EL0, and rotation
+	 * leaves no fixed counter to increment), and the threshold fields always are, so a
+	 * threshold= term is refused at open (EINVAL without FEAT_PMUv3_TH), not by perf's
+	 * parser.
+	 */
+	ASSERT_NE(0, apmu_read_pmu_file(&self->pmu, "events/sw_incr", buf, sizeof(buf)));
+	ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, "format/threshold", buf, sizeof(buf)));
+	ASSERT_STREQ("config1:5-16", buf);
+	ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, "format/threshold_compare", buf,
+					sizeof(buf)));
+	ASSERT_STREQ("config1:3-4", buf);
+	ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, "format/threshold_count", buf,
+					sizeof(buf)));
+	ASSERT_STREQ("config1:2", buf);
 }
 
 /*
@@ -437,7 +452,6 @@ TEST_F(apmu, multiplexing_scaled_within_2pct)
  * in PMCEID that it never counts: they may read 0 and are listed here.
  */
 static const char * const qemu_never_counts[] = {
-	"sw_incr",		/* counts PMSWINC_EL0 writes; EL0 may not write it */
 	"stall_frontend",	/* 0x23: advertised by QEMU, not emulated */
 	"stall_backend",	/* 0x24: idem */
 	"stall",		/* 0x3c: idem */
