@@ -255,4 +255,34 @@ TEST_F(hetero, cpu_wide_survives_unprivileged_foreign_event)
 	EXPECT_EQ(0ULL, res.c.run);
 }
 
+/*
+ * A group with a member of the other PMU is refused with EINVAL, also when that member
+ * is an rdpmc event (config1:1): a failed event_init must leave no destroy hook for
+ * perf core to call once it has cleared the event's pmu (an oops otherwise).
+ */
+TEST_F(hetero, group_spanning_pmus_rdpmc_member)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu[0].type,
+		.config = 0x11,			/* CPU_CYCLES */
+		.exclude_kernel = 1,
+		.disabled = 1,
+	};
+	int lead, fd, i;
+
+	lead = apmu_perf_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(lead, 0) TH_LOG("%s", strerror(errno));
+	attr.type = self->pmu[1].type;
+	attr.config = 0x08;
+	attr.config1 = 2;			/* rdpmc */
+	attr.disabled = 0;
+	for (i = 0; i < 3; i++) {
+		fd = apmu_perf_open(&attr, 0, -1, lead, 0);
+		ASSERT_EQ(-1, fd);
+		ASSERT_EQ(EINVAL, errno);
+	}
+	close(lead);
+}
+
 TEST_HARNESS_MAIN

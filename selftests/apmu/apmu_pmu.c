@@ -287,6 +287,51 @@ TEST_F(apmu, group_too_big)
 }
 
 /*
+ * The same with an rdpmc member (config1:1) as the one that does not fit: EINVAL, and
+ * nothing else (perf core frees the refused event after clearing its pmu: a destroy
+ * hook left set by the failed event_init would run on it and oops). No
+ * kernel.perf_user_access needed: rdpmc is accepted on any task event.
+ */
+TEST_F(apmu, group_too_big_rdpmc_member)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.config = 0x08,		/* INST_RETIRED */
+		.exclude_kernel = 1,
+		.disabled = 1,
+	};
+	unsigned int n = apmu_inst_counters(&self->pmu), i;
+	int fds[34], lead, fd;
+
+#ifndef __aarch64__
+	SKIP(return, "32-bit Arm: rdpmc is refused before any group check");
+#endif
+	ASSERT_GT(n, 0U);
+	ASSERT_LT(n, 33U);
+	lead = apmu_perf_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(lead, 0);
+	attr.disabled = 0;
+	for (i = 1; i < n; i++) {
+		fds[i] = apmu_perf_open(&attr, 0, -1, lead, 0);
+		ASSERT_GE(fds[i], 0) TH_LOG("member %u: %s", i, strerror(errno));
+	}
+	attr.config1 = 2;	/* rdpmc */
+	for (i = 0; i < 3; i++) {
+		fd = apmu_perf_open(&attr, 0, -1, lead, 0);
+		ASSERT_EQ(-1, fd);
+		ASSERT_EQ(EINVAL, errno);
+	}
+	/* the group still counts */
+	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_ENABLE, 0));
+	spin(1000);
+	ASSERT_EQ(0, ioctl(lead, PERF_EVENT_IOC_DISABLE, 0));
+	for (i = 1; i < n; i++)
+		close(fds[i]);
+	close(lead);
+}
+
+/*
  * A software leader with apmu siblings (the CVE-2013-4254 shape): the siblings are still
  * validated against apmu's counters, and a group that fits counts.
  */

@@ -434,6 +434,65 @@ static void user_access_follows_task_context(struct kunit *test)
 	preempt_enable();
 }
 
+/* perf core's event_init call: a lone @config event of this PMU, on a task */
+static int core_init_lone(struct kunit *test, struct core_test *t, u64 config, u64 config1,
+			  struct perf_event **evp)
+{
+	struct perf_event *ev = core_event(test, t, 0, config1, 0);
+
+	t->pv.pmu.pmu.type = 42;
+	ev->attr.type = 42;
+	ev->attr.config = config;
+	ev->attr.exclude_kernel = 1;
+	ev->group_leader = ev;
+	ev->attach_state = PERF_ATTACH_TASK;
+	ev->cpu = -1;
+	*evp = ev;
+	return t->pv.pmu.pmu.event_init(ev);
+}
+
+/*
+ * A lone event that no counter of this PMU can ever take is refused at open (EINVAL, as
+ * in-tree validate_group() does for the leader), not left "<not counted>" for good; and
+ * an event_init that fails leaves no destroy hook behind: perf core may call it after
+ * clearing event->pmu (6.12.y's __free_event()).
+ */
+static void lone_event_that_never_fits_refused(struct kunit *test)
+{
+	struct perf_event *ev;
+	struct core_test *t;
+
+	/* PMCR.N = 0 (MDCR_EL2.HPMN = 0): only PMCCNTR; no PMICNTR for INST_RETIRED */
+	t = core_setup(test, 0, APMU_PMUVER_V3P5, true);
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, &ev),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, &ev), 0);
+	/* rdpmc too, and no destroy hook is left behind by the failure */
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+					     BIT_ULL(1), &ev), -EINVAL);
+	KUNIT_EXPECT_NULL(test, ev->destroy);
+	/* an rdpmc event that does fit gets it */
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+					     BIT_ULL(1), &ev), 0);
+	KUNIT_EXPECT_TRUE(test, ev->destroy == apmu_user_event_destroy);
+
+	/* a threshold event on N = 0: PMCCNTR has no threshold fields */
+	t->m.pmmir = FIELD_PREP(APMU_PMMIR_THWIDTH, 4);
+	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+					     5ULL << 5, &ev), -EINVAL);
+
+	/* long (a CHAIN pair) with one 32-bit event counter */
+	apmu_model_init(&t->m, 1, APMU_PMUVER_V3);
+	t->m.ceid0 = BIT_ULL(ARMV8_PMUV3_PERFCTR_CHAIN) | BIT_ULL(0x08);
+	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+					     CFG1_LONG, &ev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, &ev),
+			0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
 /* pmu_enable()/pmu_disable() on a CPU of another PMU instance touch nothing */
 static void foreign_cpu_untouched(struct kunit *test)
 {
@@ -460,6 +519,7 @@ static struct kunit_case apmu_core_cases[] = {
 	KUNIT_CASE(cpu_pm_restarts_only_running_events),
 	KUNIT_CASE(online_reinit_keeps_scheduled_events),
 	KUNIT_CASE(user_access_follows_task_context),
+	KUNIT_CASE(lone_event_that_never_fits_refused),
 	KUNIT_CASE(foreign_cpu_untouched),
 	{}
 };
