@@ -75,8 +75,14 @@ sec_ksft_collection() {
 # module parameters: sec_ksft_32bit, sec_nosample, sec_noirq). apmu.ko loaded.
 sec_ksft_64bit() {
 	sec "$1" kselftest:apmu_pmu
+	# the test-only CPU PM trigger (tests/cpu_pm_trigger.c), where it was built (the test
+	# kernel): apmu_pmu's cpu_pm_* tests skip without it
+	_pm=0
+	[ -f ./apmu_cpu_pm_test.ko ] && insmod ./apmu_cpu_pm_test.ko && _pm=1
 	ksft apmu_pmu -F apmu32 -F nosample -F noirq
-	sec_end "$1" kselftest:apmu_pmu $?
+	_rc=$?
+	[ $_pm = 0 ] || rmmod apmu_cpu_pm_test || _rc=1
+	sec_end "$1" kselftest:apmu_pmu $_rc
 	sec "$1" kselftest:apmu_rdpmc
 	ksft apmu_rdpmc -F rdpmc32
 	sec_end "$1" kselftest:apmu_rdpmc $?
