@@ -1184,7 +1184,8 @@ TEST_F(apmu, cpu_pm_cycle_keeps_cpu_wide_counts)
 	TH_LOG("cpu0 user instructions %llu across %d CPU PM cycles (child: %lu)",
 	       (unsigned long long)c, cycles, 2 * PM_CHILD_ITERS);
 	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-	EXPECT_GT(cycles, 2);
+	/* at least one lands while the child spins */
+	EXPECT_GE(cycles, 2);
 	/* every instruction of the child's loop; others on cpu0 only add */
 	EXPECT_GE(c, 2 * PM_CHILD_ITERS);
 	EXPECT_LT(c, 2 * PM_CHILD_ITERS + 2 * PM_CHILD_ITERS / 10);
