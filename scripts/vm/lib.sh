@@ -73,9 +73,22 @@ sec_ksft_collection() {
 
 # The kselftests on 64-bit counters (apmu32, rdpmc32, nosample and noirq need other
 # module parameters: sec_ksft_32bit, sec_nosample, sec_noirq). apmu.ko loaded.
+# ksft_pm PROGRAM [ARGS...]: ksft with the test-only CPU PM trigger loaded
+# (tests/cpu_pm_trigger.c, /sys/kernel/debug/apmu_cpu_pm/cycle) where it was built (the
+# test kernel; a Debian kernel's run has only apmu.ko): apmu_pmu's cpu_pm_* tests skip
+# without it. Fails when the module loaded but did not unload.
+ksft_pm() {
+	_pm=0
+	[ -f ./apmu_cpu_pm_test.ko ] && insmod ./apmu_cpu_pm_test.ko && _pm=1
+	ksft "$@"
+	_pm_rc=$?
+	[ $_pm = 0 ] || rmmod apmu_cpu_pm_test || _pm_rc=1
+	return $_pm_rc
+}
+
 sec_ksft_64bit() {
 	sec "$1" kselftest:apmu_pmu
-	ksft apmu_pmu -F apmu32 -F nosample -F noirq
+	ksft_pm apmu_pmu -F apmu32 -F nosample -F noirq
 	sec_end "$1" kselftest:apmu_pmu $?
 	sec "$1" kselftest:apmu_rdpmc
 	ksft apmu_rdpmc -F rdpmc32
@@ -170,7 +183,7 @@ sec_lifecycle() {
 sec_ksft_32bit() {
 	if insmod ./apmu.ko long_counters=0; then
 		sec "$1" kselftest:apmu_pmu:32bit
-		ksft apmu_pmu -F nosample -F noirq
+		ksft_pm apmu_pmu -F nosample -F noirq
 		sec_end "$1" kselftest:apmu_pmu:32bit $?
 		for t in apmu_rdpmc apmu_sampling; do
 			sec "$1" "kselftest:$t:32bit"

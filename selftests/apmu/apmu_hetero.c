@@ -10,6 +10,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <linux/perf_event.h>
+#include <setjmp.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -254,5 +256,136 @@ TEST_F(hetero, cpu_wide_survives_unprivileged_foreign_event)
 	EXPECT_EQ(0ULL, res.c.val);
 	EXPECT_EQ(0ULL, res.c.run);
 }
+
+/*
+ * A group with a member of the other PMU is refused with EINVAL, also when that member
+ * is an rdpmc event (config1:1): a failed event_init must leave no destroy hook for
+ * perf core to call once it has cleared the event's pmu (an oops otherwise).
+ */
+TEST_F(hetero, group_spanning_pmus_rdpmc_member)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu[0].type,
+		.config = 0x11,			/* CPU_CYCLES */
+		.exclude_kernel = 1,
+		.disabled = 1,
+	};
+	int lead, fd, i;
+
+	lead = apmu_perf_open(&attr, 0, -1, -1, 0);
+	ASSERT_GE(lead, 0) TH_LOG("%s", strerror(errno));
+	attr.type = self->pmu[1].type;
+	attr.config = 0x08;
+	attr.config1 = 2;			/* rdpmc */
+	attr.disabled = 0;
+	for (i = 0; i < 3; i++) {
+		fd = apmu_perf_open(&attr, 0, -1, lead, 0);
+		ASSERT_EQ(-1, fd);
+		ASSERT_EQ(EINVAL, errno);
+	}
+	close(lead);
+}
+
+#ifdef __aarch64__
+static sigjmp_buf sigill_env;
+
+static void on_sigill(int sig)
+{
+	siglongjmp(sigill_env, 1);
+}
+
+/* An EL0 read of PMCCNTR_EL0: 1 if it returned a value, 0 if it trapped (SIGILL) */
+static int pmccntr_readable(void)
+{
+	uint64_t v;
+
+	if (sigsetjmp(sigill_env, 1))
+		return 0;
+	__asm__ volatile("mrs %0, pmccntr_el0" : "=r" (v));
+	(void)v;
+	return 1;
+}
+
+static int write_user_access(const char *v)
+{
+	return apmu_write_file("/proc/sys/kernel/perf_user_access", v);
+}
+
+#define LEAK_ROUNDS	2000
+
+/*
+ * EL0 counter access follows the instance whose rdpmc events the task holds. P1, on
+ * cpu0, holds a pinned rdpmc event of cpu1's PMU; root counts CPU-wide on cpu0 with
+ * cpu0's PMU, so every time P1 is switched in, perf brackets cpu0's PMU too (a pinned
+ * task group moves the CPU's flexible events). P2, on cpu0 with no perf event at all,
+ * alternates with P1: each of its PMCCNTR_EL0 reads must trap. (Granting access on
+ * cpu0's PMU for P1's event of the other PMU left it on for P2: nothing of cpu0's PMU
+ * runs when P1 is switched out.)
+ */
+TEST_F(hetero, rdpmc_access_only_for_own_pmu)
+{
+	struct perf_event_attr wide = {
+		.size = sizeof(wide),
+		.type = self->pmu[0].type,
+		.config = 0x11,
+	};
+	struct perf_event_attr own = {
+		.size = sizeof(own),
+		.type = self->pmu[1].type,
+		.config = 0x08,
+		.config1 = 2,			/* rdpmc */
+		.exclude_kernel = 1,
+		.pinned = 1,
+	};
+	struct sigaction sa = { .sa_handler = on_sigill };
+	int ready[2], res[2], fd, leaks = -1, status;
+	char buf[16] = "";
+	pid_t p1, p2;
+
+	ASSERT_EQ(0, apmu_read_file("/proc/sys/kernel/perf_user_access", buf, sizeof(buf)))
+		TH_LOG("kernel.perf_user_access missing");
+	ASSERT_EQ(0, write_user_access("1"));
+	fd = apmu_perf_open(&wide, -1, 0, -1, 0);
+	ASSERT_GE(fd, 0) TH_LOG("CPU-wide on cpu0: %s", strerror(errno));
+	ASSERT_EQ(0, pipe(ready));
+	ASSERT_EQ(0, pipe(res));
+
+	p1 = fork();
+	ASSERT_GE(p1, 0);
+	if (!p1) {
+		if (apmu_pin(0) || apmu_perf_open(&own, 0, -1, -1, 0) < 0 ||
+		    write(ready[1], "x", 1) != 1)
+			_exit(1);
+		for (;;)
+			sched_yield();
+	}
+	p2 = fork();
+	ASSERT_GE(p2, 0);
+	if (!p2) {
+		int i, n = 0;
+
+		if (apmu_pin(0) || read(ready[0], buf, 1) != 1)
+			_exit(1);
+		sigaction(SIGILL, &sa, NULL);
+		for (i = 0; i < LEAK_ROUNDS; i++) {
+			sched_yield();
+			n += pmccntr_readable();
+		}
+		_exit(write(res[1], &n, sizeof(n)) != sizeof(n));
+	}
+	if (read(res[0], &leaks, sizeof(leaks)) != sizeof(leaks))
+		leaks = -1;
+	kill(p1, SIGKILL);
+	waitpid(p1, NULL, 0);
+	waitpid(p2, &status, 0);
+	close(fd);
+	write_user_access(buf);
+	TH_LOG("PMCCNTR_EL0 read by a task without perf events: %d of %d reads", leaks,
+	       LEAK_ROUNDS);
+	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
+	EXPECT_EQ(0, leaks);
+}
+#endif
 
 TEST_HARNESS_MAIN

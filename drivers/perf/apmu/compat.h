@@ -165,6 +165,20 @@ static inline void apmu_compat_hrtimer_setup(struct hrtimer *timer,
 #endif
 
 /*
+ * perf_event_attr::config3 (PERF_ATTR_SIZE_VER8) is in 6.3. A config3 that attr.size does
+ * not cover reads 0 (perf core zeroes what user space did not pass); before 6.3 perf
+ * core refuses non-zero bytes past its attr with E2BIG itself.
+ */
+static inline u64 apmu_compat_config3(const struct perf_event_attr *attr)
+{
+#ifdef PERF_ATTR_SIZE_VER8
+	return attr->config3;
+#else
+	return 0;
+#endif
+}
+
+/*
  * <kunit/visibility.h> (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT) is in 6.2, and in
  * Debian's 6.1.y; the KUnit module is built only where CONFIG_KUNIT is set (not in
  * Debian's configs). MODULE_IMPORT_NS() takes a bare namespace identifier up to 6.12

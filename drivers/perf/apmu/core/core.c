@@ -666,16 +666,24 @@ static bool apmu_fits(struct apmu_pmu *pmu, unsigned long *used, struct perf_eve
 	return pmu->ops->get_idx(used, event, &flags) >= 0;
 }
 
-/* Leader and siblings must fit on the counters together, or the group can never run. */
+/*
+ * Leader and siblings must fit on the counters together, or the group can never run; a
+ * lone event too (as in-tree validate_group() checks the leader first): PMCR.N = 0 with
+ * no PMICNTR for INST_RETIRED, `long` on a CHAIN PMU with one event counter, a threshold
+ * event with no event counter would otherwise open and never count.
+ */
 static int apmu_validate_group(struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct perf_event *leader = event->group_leader, *sibling;
 	DECLARE_BITMAP(used, APMU_MAX_IDX) = { };
 
-	/* A lone event always fits; the leader's siblings are stable only once it has a ctx */
-	if (leader == event)
+	/* the leader's siblings are stable only once it has a ctx: a lone event has none */
+	if (leader == event) {
+		if (!apmu_fits(pmu, used, event))
+			goto never_fits;
 		return 0;
+	}
 	if (leader->pmu != event->pmu && !is_software_event(leader))
 		goto spans_pmus;
 	if (leader->pmu == event->pmu && !apmu_fits(pmu, used, leader))
@@ -697,6 +705,10 @@ spans_pmus:
 	return -EINVAL;
 too_big:
 	dev_dbg(pmu->dev, "group needs more counters than the %u+1 implemented\n",
+		pmu->num_counters);
+	return -EINVAL;
+never_fits:
+	dev_dbg(pmu->dev, "no counter of this PMU (%u+1) can ever take the event\n",
 		pmu->num_counters);
 	return -EINVAL;
 }
@@ -739,10 +751,17 @@ static int apmu_event_init(struct perf_event *event)
 	ret = pmu->ops->set_filter(event);
 	if (ret)
 		return ret;
+	ret = apmu_validate_group(event);
+	if (ret)
+		return ret;
+	/*
+	 * Last, once nothing can fail: perf core frees an event whose event_init failed
+	 * after clearing its pmu, and still calls a destroy hook left set (6.12.y's
+	 * __free_event()). perf core's contract: a failed event_init leaves none.
+	 */
 	if (hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT)
 		event->destroy = apmu_user_event_destroy;
-
-	return apmu_validate_group(event);
+	return 0;
 }
 
 /**

@@ -7,11 +7,11 @@
  * config1:1, rdpmc, on a task event) gets PERF_EVENT_FLAG_USER_READ_CNT; the arch's
  * arch_perf_update_userpage() then publishes cap_user_rdpmc and pmc_width, and event_idx
  * gives the counter. EL0 access (the backend's &apmu_pmu_ops.user_access; PMUv3:
- * PMUSERENR_EL0.ER|CR) is on only while the running task's context with such events is
- * scheduled in and the kernel.perf_user_access sysctl is 1, and counters nobody uses then
- * read 0. EL0 access is granted per class (every event counter, or PMCCNTR), not per
- * counter: the counters of CPU-wide events on the same CPU are readable too, as in-tree
- * (apmu.rst says so).
+ * PMUSERENR_EL0.ER|CR) is on only while the running task's context with such events of
+ * this instance is scheduled in and the kernel.perf_user_access sysctl is 1, and counters
+ * nobody uses then read 0. EL0 access is granted per class (every event counter, or
+ * PMCCNTR), not per counter: the counters of CPU-wide events on the same CPU are readable
+ * too, as in-tree (apmu.rst says so).
  *
  * The sysctl belongs to the in-tree driver, whose init registers it; when that init was
  * blacklisted (the only way apmu gets a PMU), apmu registers it with the same meaning.
@@ -56,13 +56,24 @@ static void apmu_user_access_off(struct apmu_cpu *cpu)
 #define APMU_CTX_SCHEDULED	0x3
 
 /*
- * Does the running task want EL0 access: its perf context is scheduled in and has
- * user-read events (perf_event_context::nr_user, which perf core keeps for exactly
- * this)? The in-tree driver reads the same two fields through perf_cpu_task_ctx(),
- * which modules cannot call; this is the one place apmu reads perf core's context
- * state (apmu_compat_task_ctx() for the field's older shape). Called with IRQs off on
- * the task's own CPU: perf frees a context only after RCU and after switching it out,
- * so it cannot go away here.
+ * Does the running task want EL0 access to @pmu's counters: its perf context is
+ * scheduled in and holds user-read events (perf_event_context::nr_user, which perf core
+ * keeps for exactly this), one of them @pmu's? The in-tree driver reads the first two
+ * fields through perf_cpu_task_ctx(), which modules cannot call; this is the one place
+ * apmu reads perf core's context state (apmu_compat_task_ctx() for the field's older
+ * shape). Called with IRQs off on the task's own CPU: perf frees a context only after
+ * RCU and after switching it out, so it cannot go away here, and the context's
+ * event_list is an RCU list whose events are freed after a grace period (IRQs off is a
+ * read-side section).
+ *
+ * Only @pmu's own events count. On a heterogeneous system a task whose rdpmc events are
+ * the other instance's, running on a CPU of this one, does not get access here: perf
+ * brackets this instance's pmu_enable() while that task runs (a pinned task group moves
+ * the CPU-wide events, multiplexing, a CPU-wide install), but not when it is switched
+ * out, as perf then brackets the PMUs of the task's own events only; the next task on
+ * the CPU would keep reading the counters. A task that holds an rdpmc event of @pmu has
+ * @pmu in its context, so @pmu's bracket at its switch-out revokes. The event list is
+ * walked only while the sysctl is 1 and the task has user-read events (nr_user).
  *
  * The answer depends on the context, not on which of its events are on the counters
  * right now: perf's user-space read takes the index, then the MRS, and the task may be
@@ -70,12 +81,20 @@ static void apmu_user_access_off(struct apmu_cpu *cpu)
  * must then return some value (which the mmap page's sequence count makes it retry),
  * never fault: access may only go off where the task is switched out.
  */
-static bool apmu_task_wants_user_access(void)
+static bool apmu_task_wants_user_access(struct apmu_pmu *pmu)
 {
 	struct perf_event_context *ctx = apmu_compat_task_ctx(current);
+	struct perf_event *event;
 
-	return ctx && READ_ONCE(ctx->nr_user) &&
-	       (READ_ONCE(ctx->is_active) & APMU_CTX_SCHEDULED);
+	if (!ctx || !READ_ONCE(ctx->nr_user) ||
+	    !(READ_ONCE(ctx->is_active) & APMU_CTX_SCHEDULED))
+		return false;
+	list_for_each_entry_rcu(event, &ctx->event_list, event_entry) {
+		if (READ_ONCE(event->pmu) == &pmu->pmu &&
+		    (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+			return true;
+	}
+	return false;
 }
 
 /**
@@ -84,10 +103,10 @@ static bool apmu_task_wants_user_access(void)
  * @cpu: this CPU's state
  *
  * Called from pmu_enable() (and when an rdpmc event is freed) with IRQs off. Access is
- * on while kernel.perf_user_access is 1 and the running task wants it (see
+ * on while kernel.perf_user_access is 1 and the running task wants it for @pmu (see
  * apmu_task_wants_user_access()); while it is on, every counter nobody uses reads 0, as
  * it may hold another context's counts. A backend without EL0 reads has no
- * user_access(), and never marks an event for them.
+ * user_access(), never marks an event for them and never grants.
  *
  * With the sysctl 0 (the default) nothing is looked at: no CPU has access then, as
  * apmu_user_access_set() revokes it on every CPU right after clearing the sysctl (an
@@ -97,38 +116,39 @@ void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
 	bool cur;
 
-	if (likely(!READ_ONCE(apmu_sysctl_user_access)))
+	if (likely(!READ_ONCE(apmu_sysctl_user_access)) || !pmu->ops->user_access)
 		return;
 	cur = __this_cpu_read(apmu_user_cpu) == cpu;
-	if (!apmu_task_wants_user_access()) {
+	if (!apmu_task_wants_user_access(pmu)) {
 		if (unlikely(cur))
 			apmu_user_access_off(cpu);
 		return;
 	}
-	if (!pmu->ops->user_access)
-		return;
 	pmu->ops->user_access(pmu, cpu->used, !cur);
 	__this_cpu_write(apmu_user_cpu, cpu);
 }
 
 /**
  * apmu_user_event_destroy() - an rdpmc event is being freed
- * @event: the event
+ * @event: the event (unused: perf core may have cleared its pmu already)
  *
  * perf removes a closed event from its context (and so from nr_user) only after the
  * pmu_enable() that ends its removal, which still counts it. Re-evaluate here, where it
- * is gone: a task that closed its last rdpmc event loses EL0 access at once on this CPU.
- * (A task whose event another process closed loses it at its next context switch; it
- * can no longer read that event anyway.)
+ * is gone, the access granted on this CPU, whichever instance granted it (on a
+ * heterogeneous system not necessarily the freed event's): a task that closed its last
+ * rdpmc event of that instance loses EL0 access at once on this CPU. (A task whose event
+ * another process closed loses it at its next context switch; it can no longer read
+ * that event anyway.)
  */
 void apmu_user_event_destroy(struct perf_event *event)
 {
-	struct apmu_pmu *pmu = to_apmu(event->pmu);
+	struct apmu_cpu *cpu;
 	unsigned long flags;
 
 	local_irq_save(flags);
-	if (cpumask_test_cpu(smp_processor_id(), &pmu->supported_cpus))
-		apmu_user_access_update(pmu, this_cpu_ptr(pmu->hw));
+	cpu = __this_cpu_read(apmu_user_cpu);
+	if (cpu)
+		apmu_user_access_update(cpu->pmu, cpu);
 	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_user_event_destroy);

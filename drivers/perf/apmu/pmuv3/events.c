@@ -79,6 +79,21 @@ static int apmu_map_generic(struct apmu_pmuv3 *pv, u16 evnum, const char *what, 
 	return evnum;
 }
 
+/*
+ * branches: BR_RETIRED (0x21) where implemented, else PC_WRITE_RETIRED (0x0c), which
+ * counts the same architecturally executed branches on cores without BR_RETIRED (the
+ * Cortex-A53), as in-tree (__armv8_pmuv3_map_event_id()).
+ */
+static int apmu_map_branches(struct apmu_pmuv3 *pv)
+{
+	if (apmu_pmuv3_event_implemented(pv, ARMV8_PMUV3_PERFCTR_BR_RETIRED))
+		return ARMV8_PMUV3_PERFCTR_BR_RETIRED;
+	if (apmu_pmuv3_event_implemented(pv, ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED))
+		return ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED;
+	dev_dbg(pv->pmu.dev, "branches: neither BR_RETIRED nor PC_WRITE_RETIRED in PMCEID\n");
+	return -ENOENT;
+}
+
 /* The event number type/config ask for, before the other config words are checked */
 static int apmu_map_config(struct apmu_pmuv3 *pv, struct perf_event *event)
 {
@@ -94,6 +109,8 @@ static int apmu_map_config(struct apmu_pmuv3 *pv, struct perf_event *event)
 			dev_dbg(pmu->dev, "hardware event 0x%llx beyond PERF_COUNT_HW_MAX\n", cfg);
 			return -EINVAL;
 		}
+		if (cfg == PERF_COUNT_HW_BRANCH_INSTRUCTIONS)
+			return apmu_map_branches(pv);
 		return apmu_map_generic(pv, apmu_hw_map[cfg], "hardware event", cfg);
 	case PERF_TYPE_HW_CACHE:
 		type = cfg & 0xff;
@@ -130,7 +147,8 @@ static int apmu_map_config(struct apmu_pmuv3 *pv, struct perf_event *event)
  * already stripped from config.
  * Return: the event number; -ENOENT when the type is not ours or a valid generic event
  * has no mapping here; -EINVAL for a generic config out of range, config bits outside
- * event=config:0-15, config1 bits outside its fields, any config2 bit, or CHAIN.
+ * event=config:0-15, config1 bits outside its fields, any config2 or config3 bit, or
+ * CHAIN.
  */
 int apmu_pmuv3_map_event(struct perf_event *event)
 {
@@ -149,6 +167,11 @@ int apmu_pmuv3_map_event(struct perf_event *event)
 	}
 	if (attr->config2) {
 		dev_dbg(dev, "config2 0x%llx: no config2 field exists\n", attr->config2);
+		return -EINVAL;
+	}
+	if (apmu_compat_config3(attr)) {
+		dev_dbg(dev, "config3 0x%llx: no config3 field exists\n",
+			apmu_compat_config3(attr));
 		return -EINVAL;
 	}
 	if (evnum == ARMV8_PMUV3_PERFCTR_CHAIN) {

@@ -124,6 +124,15 @@ static void pmuv3_reset(struct apmu_pmu *pmu)
 	write_pmuserenr(0);
 	/* P and C reset every event counter and PMCCNTR; they read as zero afterwards */
 	write_pmcr(pv->pmcr | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
+	/*
+	 * The reset is a side effect of the PMCR write (an indirect write of the
+	 * counters): a Context synchronization event orders it before the counter writes
+	 * that follow at CPU PM exit and online (the events restarted there), so no
+	 * pending reset can zero a counter just written, as in-tree (armv8pmu_pmcr_write()
+	 * issues an ISB with every PMCR write). Not a hot path: reset runs at online and
+	 * CPU PM exit only.
+	 */
+	isb();
 }
 
 /**

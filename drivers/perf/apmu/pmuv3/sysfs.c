@@ -28,22 +28,14 @@ static struct attribute *apmu_format_attrs[] = {
 	NULL,
 };
 
-/* The threshold fields exist only with FEAT_PMUv3_TH (PMMIR_EL1.THWIDTH != 0). */
-static umode_t apmu_format_visible(struct kobject *kobj, struct attribute *attr, int unused)
-{
-	struct apmu_pmuv3 *pv = to_pmuv3(dev_get_drvdata(kobj_to_dev(kobj)));
-
-	if (attr == &format_attr_threshold_count.attr ||
-	    attr == &format_attr_threshold_compare.attr ||
-	    attr == &format_attr_threshold.attr)
-		return apmu_threshold_max(pv) ? attr->mode : 0;
-	return attr->mode;
-}
-
+/*
+ * Every field is listed, the threshold ones too where PMMIR_EL1.THWIDTH is 0 (no
+ * FEAT_PMUv3_TH), as in-tree: a threshold= term then reaches perf_event_open() and is
+ * refused there with EINVAL (caps/threshold_max says 0), not by perf's parser.
+ */
 static const struct attribute_group apmu_format_group = {
 	.name = "format",
 	.attrs = apmu_format_attrs,
-	.is_visible = apmu_format_visible,
 };
 
 /* caps/: what this PMU has, for tools and people (the first four as in-tree) */
@@ -194,13 +186,20 @@ static struct attribute *apmu_event_attrs[] = {
 	NULL,
 };
 
-/* An event is listed only if PMCEID0/1 say this PMU implements it. */
+/*
+ * An event is listed only if PMCEID0/1 say this PMU implements it. Never sw_incr, as
+ * in-tree: it counts writes to PMSWINC_EL0, which EL0 cannot make (PMUSERENR_EL0.SW and
+ * EN are 0), and with events rotated among counters no write could name its counter
+ * anyway. The raw event 0x00 still opens.
+ */
 static umode_t apmu_event_visible(struct kobject *kobj, struct attribute *attr, int unused)
 {
 	struct apmu_pmuv3 *pv = to_pmuv3(dev_get_drvdata(kobj_to_dev(kobj)));
 	struct perf_pmu_events_attr *ev =
 		container_of(attr, struct perf_pmu_events_attr, attr.attr);
 
+	if (ev->id == ARMV8_PMUV3_PERFCTR_SW_INCR)
+		return 0;
 	return apmu_pmuv3_event_implemented(pv, ev->id) ? attr->mode : 0;
 }
 

@@ -378,6 +378,9 @@ static void user_access_follows_task_context(struct kunit *test)
 	own = core_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
 	own->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
 	other = core_event(test, t, 0x23, 0, 0);
+	INIT_LIST_HEAD(&tctx->event_list);
+	own->ctx = tctx;
+	list_add_tail(&own->event_entry, &tctx->event_list);
 	tctx->nr_user = 1;
 	apmu_user_access_set(1);
 	preempt_disable();
@@ -415,9 +418,11 @@ static void user_access_follows_task_context(struct kunit *test)
 	core_del(t, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, both);
 	tctx->nr_user = 0;
+	list_del(&own->event_entry);
 	apmu_user_event_destroy(own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 	tctx->nr_user = 1;
+	list_add_tail(&own->event_entry, &tctx->event_list);
 	WRITE_ONCE(current->perf_event_ctxp, NULL);
 	preempt_enable();
 
@@ -432,6 +437,145 @@ static void user_access_follows_task_context(struct kunit *test)
 	WRITE_ONCE(current->perf_event_ctxp, NULL);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
+}
+
+/* perf core's event_init call: a lone @config event of this PMU, on a task */
+static int core_init_lone(struct kunit *test, struct core_test *t, u64 config, u64 config1,
+			  struct perf_event **evp)
+{
+	struct perf_event *ev = core_event(test, t, 0, config1, 0);
+
+	t->pv.pmu.pmu.type = 42;
+	ev->attr.type = 42;
+	ev->attr.config = config;
+	ev->attr.exclude_kernel = 1;
+	ev->group_leader = ev;
+	ev->attach_state = PERF_ATTACH_TASK;
+	ev->cpu = -1;
+	*evp = ev;
+	return t->pv.pmu.pmu.event_init(ev);
+}
+
+/*
+ * A lone event that no counter of this PMU can ever take is refused at open (EINVAL, as
+ * in-tree validate_group() does for the leader), not left "<not counted>" for good; and
+ * an event_init that fails leaves no destroy hook behind: perf core may call it after
+ * clearing event->pmu (6.12.y's __free_event()).
+ */
+static void lone_event_that_never_fits_refused(struct kunit *test)
+{
+	struct perf_event *ev;
+	struct core_test *t;
+
+	/* PMCR.N = 0 (MDCR_EL2.HPMN = 0): only PMCCNTR; no PMICNTR for INST_RETIRED */
+	t = core_setup(test, 0, APMU_PMUVER_V3P5, true);
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, &ev),
+			-EINVAL);
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, &ev), 0);
+	/* rdpmc too, and no destroy hook is left behind by the failure */
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+					     BIT_ULL(1), &ev), -EINVAL);
+	KUNIT_EXPECT_NULL(test, ev->destroy);
+	/* an rdpmc event that does fit gets it */
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+					     BIT_ULL(1), &ev), 0);
+	KUNIT_EXPECT_TRUE(test, ev->destroy == apmu_user_event_destroy);
+
+	/* a threshold event on N = 0: PMCCNTR has no threshold fields */
+	t->m.pmmir = FIELD_PREP(APMU_PMMIR_THWIDTH, 4);
+	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+					     5ULL << 5, &ev), -EINVAL);
+
+	/* long (a CHAIN pair) with one 32-bit event counter */
+	apmu_model_init(&t->m, 1, APMU_PMUVER_V3);
+	t->m.ceid0 = BIT_ULL(ARMV8_PMUV3_PERFCTR_CHAIN) | BIT_ULL(0x08);
+	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+					     CFG1_LONG, &ev), -EINVAL);
+	KUNIT_EXPECT_EQ(test, core_init_lone(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, &ev),
+			0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
+/*
+ * Heterogeneous systems: a task whose rdpmc event belongs to instance B runs on a CPU of
+ * instance A. A's pmu_enable() there (a CPU-wide event of A scheduled in with the task's
+ * pinned group) must not grant EL0 access: nothing revokes it when the task switches out,
+ * as perf brackets only the PMUs of the task's own events then. Once the task holds an
+ * rdpmc event of A too, A grants, and freeing that event revokes at once, wherever the
+ * freed event's own instance is.
+ */
+static void user_access_only_for_own_instance(struct kunit *test)
+{
+	const u64 both = ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR;
+	struct perf_event_context *tctx;
+	struct perf_event *on_b, *on_a, *wide;
+	struct core_test *a, *b;
+	u64 userenr[4];
+
+	b = core_setup(test, 6, APMU_PMUVER_V3P5, true);
+	a = kunit_kzalloc(test, sizeof(*a), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	/* instance A over the same registers: the CPU this test runs on is A's */
+	apmu_model_pmu_init(&a->pv, true);
+	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&a->pv.pmu), 0);
+	a->pv.pmu.has_irq = true;
+	cpumask_copy(&a->pv.pmu.supported_cpus, cpu_possible_mask);
+	apmu_model_select(&b->m);
+	KUNIT_ASSERT_EQ(test, a->pv.pmu.ops->probe(&a->pv.pmu), 0);
+	apmu_pmu_init(&a->pv.pmu, THIS_MODULE);
+	cpumask_clear(&b->pv.pmu.supported_cpus);
+
+	tctx = kunit_kzalloc(test, sizeof(*tctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tctx);
+	INIT_LIST_HEAD(&tctx->event_list);
+	on_b = core_event(test, b, ARMV8_PMUV3_PERFCTR_INST_RETIRED, BIT_ULL(1), 0);
+	on_b->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
+	on_b->ctx = tctx;
+	list_add_tail(&on_b->event_entry, &tctx->event_list);
+	on_a = core_event(test, a, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, BIT_ULL(1), 0);
+	on_a->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
+	on_a->ctx = tctx;
+	wide = core_event(test, a, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
+	tctx->nr_user = 1;
+	tctx->is_active = 0x3;
+	apmu_user_access_set(1);
+	preempt_disable();
+	WRITE_ONCE(current->perf_event_ctxp, tctx);
+
+	/* A's CPU-wide event scheduled in while the task runs: no access for B's event */
+	core_add(test, a, wide);
+	userenr[0] = b->m.userenr;
+
+	/* an rdpmc event of A in the task: granted */
+	list_add_tail(&on_a->event_entry, &tctx->event_list);
+	tctx->nr_user = 2;
+	a->pv.pmu.pmu.pmu_disable(&a->pv.pmu.pmu);
+	a->pv.pmu.pmu.pmu_enable(&a->pv.pmu.pmu);
+	userenr[1] = b->m.userenr;
+	/* A's event closed (gone from the context): revoked at its free */
+	list_del(&on_a->event_entry);
+	tctx->nr_user = 1;
+	apmu_user_event_destroy(on_a);
+	userenr[2] = b->m.userenr;
+	/* B's event freed here, on A's CPU: nothing granted, nothing broken */
+	list_del(&on_b->event_entry);
+	tctx->nr_user = 0;
+	apmu_user_event_destroy(on_b);
+	userenr[3] = b->m.userenr;
+
+	core_del(a, wide);
+	WRITE_ONCE(current->perf_event_ctxp, NULL);
+	preempt_enable();
+	apmu_user_access_set(0);
+	free_percpu(a->pv.pmu.hw);
+	/* checked with preemption on again: a failed expectation allocates */
+	KUNIT_EXPECT_EQ(test, userenr[0], 0);
+	KUNIT_EXPECT_EQ(test, userenr[1], both);
+	KUNIT_EXPECT_EQ(test, userenr[2], 0);
+	KUNIT_EXPECT_EQ(test, userenr[3], 0);
+	KUNIT_EXPECT_EQ(test, b->m.undef, 0);
 }
 
 /* pmu_enable()/pmu_disable() on a CPU of another PMU instance touch nothing */
@@ -460,6 +604,8 @@ static struct kunit_case apmu_core_cases[] = {
 	KUNIT_CASE(cpu_pm_restarts_only_running_events),
 	KUNIT_CASE(online_reinit_keeps_scheduled_events),
 	KUNIT_CASE(user_access_follows_task_context),
+	KUNIT_CASE(user_access_only_for_own_instance),
+	KUNIT_CASE(lone_event_that_never_fits_refused),
 	KUNIT_CASE(foreign_cpu_untouched),
 	{}
 };

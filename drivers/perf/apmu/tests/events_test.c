@@ -49,10 +49,41 @@ static void generic_events_need_pmceid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE,
 				  PERF_COUNT_HW_STALLED_CYCLES_BACKEND), 0x24);
 	/* no PMUv3 mapping at all, implemented or not */
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_BRANCH_INSTRUCTIONS),
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES),
 			-ENOENT);
 	/* out of range is a bad config (-EINVAL), as in-tree and on x86 */
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX), -EINVAL);
+}
+
+/*
+ * branches: BR_RETIRED (0x21) where PMCEID has it, else PC_WRITE_RETIRED (0x0c), else
+ * unsupported, as in-tree (__armv8_pmuv3_map_event_id()); the Cortex-A53 has only 0x0c.
+ */
+static void branches_br_retired_or_pc_write(struct kunit *test)
+{
+	struct events_test *t = events_setup(test);
+	const u64 br = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
+
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), -ENOENT);
+	__set_bit(0x0c, t->pv.pmceid);		/* PC_WRITE_RETIRED */
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), 0x0c);
+	__set_bit(0x21, t->pv.pmceid);		/* BR_RETIRED */
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), 0x21);
+	__clear_bit(0x0c, t->pv.pmceid);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), 0x21);
+}
+
+/* config3 has no field: any bit set is an error, as for config2 */
+static void config3_refused(struct kunit *test)
+{
+	struct events_test *t = events_setup(test);
+
+	t->event.attr.config3 = 0;
+	KUNIT_EXPECT_EQ(test, map(t, 42, 0x11), 0x11);
+	t->event.attr.config3 = 1;
+	KUNIT_EXPECT_EQ(test, map(t, 42, 0x11), -EINVAL);
+	t->event.attr.config3 = BIT_ULL(63);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_RAW, 0x11), -EINVAL);
 }
 
 static void cache_events(struct kunit *test)
@@ -105,6 +136,8 @@ static void implemented_covers_both_ranges(struct kunit *test)
 
 static struct kunit_case apmu_events_cases[] = {
 	KUNIT_CASE(generic_events_need_pmceid),
+	KUNIT_CASE(branches_br_retired_or_pc_write),
+	KUNIT_CASE(config3_refused),
 	KUNIT_CASE(cache_events),
 	KUNIT_CASE(raw_and_own_types),
 	KUNIT_CASE(implemented_covers_both_ranges),

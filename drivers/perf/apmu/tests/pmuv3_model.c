@@ -324,8 +324,13 @@ void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val)
 		model_undef(m, reg, n, true);
 		return;
 	}
+	if (m->reset_unsynced && (reg == APMU_R_PMEVCNTR || reg == APMU_R_PMCCNTR ||
+				  reg == APMU_R_PMCCNTR32 || reg == APMU_R_PMICNTR))
+		m->unsynced_cntr_writes++;
 	switch (reg) {
 	case APMU_R_PMCR:
+		if (val & (ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C))
+			m->reset_unsynced = true;
 		/* P and C act on write and read as zero, and leave the overflow flags alone */
 		if (val & ARMV8_PMU_PMCR_P)
 			for (i = 0; i < m->n; i++)
@@ -492,6 +497,18 @@ void apmu_model_count(struct apmu_model *m, u16 evnum, u64 count)
 		model_add_wide(m, &m->ccntr, m->pmcr & ARMV8_PMU_PMCR_LC, APMU_IDX_CYCLE, count);
 	if (evnum == ARMV8_PMUV3_PERFCTR_INST_RETIRED && m->icntr && (m->cnten & APMU_CNT_BIT_F0))
 		model_add_wide(m, &m->icntr_val, true, APMU_IDX_INSTR, count);
+}
+
+/**
+ * apmu_model_isb() - a Context synchronization event on the model selected
+ *
+ * The backend's isb() when it is compiled against the model (pmuv3_model_access.h):
+ * a counter reset requested through PMCR.P/C is complete from here on.
+ */
+void apmu_model_isb(void)
+{
+	if (cur)
+		cur->reset_unsynced = false;
 }
 
 /* The overflow interrupt request: an overflow flag whose interrupt is enabled. */

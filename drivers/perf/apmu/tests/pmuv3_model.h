@@ -174,6 +174,11 @@ enum apmu_reg {
  * @rr_pair: the counter pair (n / 2) of the current run of PMEVCNTR reads, or -1
  * @rr_count: PMEVCNTR reads in the current run
  * @rr_tripped: the current run exceeded %APMU_MODEL_REREAD_MAX; its reads return 0
+ * @reset_unsynced: a PMCR write with P or C, no isb() since: the counter reset is an
+ *		    indirect write, which the Arm ARM orders before a later direct write of
+ *		    a counter only across a Context synchronization event
+ * @unsynced_cntr_writes: counter writes (PMEVCNTR, PMCCNTR, PMICNTR) made while
+ *			  @reset_unsynced: on hardware the pending reset may still zero them
  */
 struct apmu_model {
 	unsigned int n;
@@ -197,6 +202,8 @@ struct apmu_model {
 	int rr_pair;
 	unsigned int rr_count;
 	bool rr_tripped;
+	bool reset_unsynced;
+	unsigned int unsynced_cntr_writes;
 };
 
 void apmu_model_init(struct apmu_model *m, unsigned int n, unsigned int pmuver);
@@ -206,6 +213,7 @@ u64 apmu_model_read(enum apmu_reg reg, unsigned int n);
 void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val);
 void apmu_model_count(struct apmu_model *m, u16 evnum, u64 count);
 bool apmu_model_irq_pending(const struct apmu_model *m);
+void apmu_model_isb(void);
 
 /* The PMUv3 backend compiled against the model (pmuv3_test.c) */
 extern const struct apmu_pmu_ops apmu_pmuv3_model_ops;

@@ -21,6 +21,15 @@
 
 #include "pmuv3_model.h"
 
+/*
+ * The backend's barriers reach the model too: isb() is its Context synchronization
+ * event (apmu_model_isb()), which the model needs to tell whether a counter write is
+ * ordered after a PMCR.P/C reset. Variadic, as 32-bit Arm's isb(option).
+ */
+#include <asm/barrier.h>
+#undef isb
+#define isb(...)	apmu_model_isb()
+
 /* By default the model is an AArch64 PMU (ID_AA64DFR0_EL1.PMUVer) */
 #ifndef APMU_PMUV3_AARCH32
 #define APMU_PMUV3_AARCH32	0

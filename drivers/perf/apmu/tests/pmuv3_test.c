@@ -730,6 +730,8 @@ static void cpu_pm_save_restore(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, local64_read(&ev0->count), 1007);
 	KUNIT_EXPECT_EQ(test, local64_read(&cyc->count), 3011);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+	/* the counters were written back only once the P/C reset was synchronized */
+	KUNIT_EXPECT_EQ(test, t->m.unsynced_cntr_writes, 0);
 }
 
 /*

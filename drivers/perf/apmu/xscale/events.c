@@ -10,6 +10,7 @@
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
 
+#include "../compat.h"
 #include "xscale.h"
 
 #define APMU_XS_NONE	0x100	/* no mapping (0 is the event ICACHE_MISS) */
@@ -69,8 +70,8 @@ int apmu_xscale_map_event(struct perf_event *event)
 	u64 config = attr->config;
 	int evt;
 
-	if (attr->config1 || attr->config2) {
-		dev_dbg(pmu->dev, "config1/config2 must be 0: XScale has no such fields\n");
+	if (attr->config1 || attr->config2 || apmu_compat_config3(attr)) {
+		dev_dbg(pmu->dev, "config1/2/3 must be 0: XScale has no such fields\n");
 		return -EINVAL;
 	}
 	switch (attr->type) {
