@@ -6,8 +6,9 @@
 # perf_fuzzer) runs the same fixed seeds, time-bounded, on whichever core PMU is there:
 # apmu must survive what the in-tree driver survives. A hung kernel shows as a silent
 # console (check.sh boots with --stall and does not retry), a splat in the console fails
-# the run as everywhere. The seeds keep perf's CPU-time limit on (apmu_fuzz's default):
-# with it off (-U) the in-tree driver hangs this lock-debugging kernel too.
+# the run as everywhere. apmu_fuzz's defaults keep perf's CPU-time limit on, the sample
+# rate at most 1000 and signals off: beyond them (-U, -R, -T) the in-tree driver hangs
+# this lock-debugging kernel too (apmu_fuzz.c says how).
 
 . /apmu/vmlib.sh
 
