@@ -101,6 +101,19 @@ apmu_log "vm: booting with two PMU nodes (log: $console3)"
 APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --log "$console3" --timeout 600 \
 	"$APMU_TOP/scripts/vm/hetero-in-vm.sh" || vmrc=$?
 
+# apmu_fuzz, a perf_event fuzzer (scripts/vm/fuzz-in-vm.sh): the same fixed seeds on apmu,
+# then on the in-tree driver, each in a boot of its own. A console silent for 60 s is a
+# hung kernel (the fuzzer prints every second): the boot stops, its section is then
+# missing, and it is not retried.
+for fz in apmu intree; do
+	apmu_log "vm: apmu_fuzz on the $fz driver (log: $out/console-fuzz-$fz.log)"
+	fzopt=()
+	[ $fz = apmu ] || fzopt=(--no-apmu)
+	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet "${fzopt[@]}" --stall 60 --timeout 600 \
+		--log "$out/console-fuzz-$fz.log" "$APMU_TOP/scripts/vm/fuzz-in-vm.sh" || vmrc=$?
+	touch "$out/console-fuzz-$fz.log"	# absent if vm-run died early: the section is then missing
+done
+
 # Debian's own arm64 kernels, 6.1 and 6.12: build, then a boot of each, and 6.1 once more
 # with two PMU nodes (build/distro.log)
 apmu_log "distro: Debian's 6.1 and 6.12 kernels (log: $out/distro.log)"
@@ -146,7 +159,8 @@ tr -d '\r' <"$console" |
 	echo "APMU-SECTION-END kunit:ktap rc=0"
 } >"$out/kunit-parse.tap"
 
-cat "$hostlog" "$console" "$console2" "$console3" "$out/distro.log" "$out/arm.log" \
+cat "$hostlog" "$console" "$console2" "$console3" "$out/console-fuzz-apmu.log" \
+	"$out/console-fuzz-intree.log" "$out/distro.log" "$out/arm.log" \
 	"$out/xscale.log" "$out/kunit-parse.tap" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
@@ -156,6 +170,7 @@ python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	kselftest:apmu_rdpmc:32bit kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample \
 	kselftest:apmu_pmu:noirq kselftest:apmu_amu \
 	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
+	fuzz intree:fuzz \
 	"${distro[@]}" arm:build arm:apmu arm:kunit arm:kselftest:apmu_pmu arm:kselftest:apmu_rdpmc \
 	arm:kselftest:apmu_sampling arm:kselftest:apmu_pmu:noirq arm:intree xscale:build xscale:boot \
 	xscale:intree || rc=$?
