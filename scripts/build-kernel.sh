@@ -5,7 +5,8 @@
 # scripts/kconfig/apmu-test.config. Prints the build directory (the KDIR for modules).
 # APMU_ARCH=arm builds the 32-bit lane's kernel instead (scripts/kconfig/apmu-test-arm.config,
 # zImage, arm-linux-gnueabihf-), cached next to it under its own key; APMU_FLAVOUR=bench
-# the arm64 bench kernel (scripts/kconfig/apmu-bench.config: no lock debugging), likewise.
+# the arm64 bench kernel (scripts/kconfig/apmu-bench.config: no lock debugging), likewise;
+# APMU_FLAVOUR=kasan the test kernel with KASAN (apmu-test.config + apmu-kasan.config).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

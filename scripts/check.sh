@@ -27,6 +27,10 @@ console=$out/console.log
   nice -n 10 "$APMU_TOP/scripts/build-xscale.sh" >/dev/null 2>"$out/xscale-kernel.log" || true
   exit $st ) &
 armk=$!
+# The KASAN kernel likewise (its lane boots after the Debian kernels' lane).
+APMU_FLAVOUR=kasan nice -n 10 "$APMU_TOP/scripts/build-kernel.sh" >/dev/null \
+	2>"$out/kasan-kernel.log" &
+kasank=$!
 
 # Static checks on the host, as a TAP section of their own.
 {
@@ -120,6 +124,20 @@ apmu_log "distro: Debian's 6.1 and 6.12 kernels (log: $out/distro.log)"
 APMU_BUILT=1 bash "$APMU_TOP/scripts/distro/check.sh" || vmrc=$?
 mapfile -t distro < <(apmu_distro_sections $APMU_DISTRO_SERIES)
 
+# The KASAN lane: the test kernel with KASAN, apmu's modules built for it, the sections
+# that add and remove units and events (scripts/vm/kasan-in-vm.sh); a KASAN report is a
+# splat and fails the run
+console4=$out/console-kasan.log
+if wait $kasank && APMU_FLAVOUR=kasan "$APMU_TOP/scripts/build.sh" >/dev/null \
+	2>>"$out/kasan-kernel.log"; then
+	apmu_log "vm: booting the KASAN kernel (log: $console4)"
+	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --kernel kasan --log "$console4" \
+		--timeout 1200 --stall 600 "$APMU_TOP/scripts/vm/kasan-in-vm.sh" || vmrc=$?
+else
+	apmu_log "kasan: the kernel or module build failed ($out/kasan-kernel.log)"
+	: >"$console4"	# its sections are then missing
+fi
+
 # The 32-bit Arm lane: its kernel, apmu.ko for it, a boot with apmu and one with the
 # in-tree driver (build/arm.log)
 wait $armk || apmu_log "arm: the background kernel build failed ($out/arm-kernel.log)"
@@ -160,7 +178,7 @@ tr -d '\r' <"$console" |
 } >"$out/kunit-parse.tap"
 
 cat "$hostlog" "$console" "$console2" "$console3" "$out/console-fuzz-apmu.log" \
-	"$out/console-fuzz-intree.log" "$out/distro.log" "$out/arm.log" \
+	"$out/console-fuzz-intree.log" "$out/distro.log" "$console4" "$out/arm.log" \
 	"$out/xscale.log" "$out/kunit-parse.tap" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
@@ -171,7 +189,9 @@ python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	kselftest:apmu_pmu:noirq kselftest:apmu_amu \
 	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
 	fuzz intree:fuzz \
-	"${distro[@]}" arm:build arm:apmu arm:kunit arm:kselftest:apmu_pmu arm:kselftest:apmu_rdpmc \
+	"${distro[@]}" kasan:kunit:apmu_kunit kasan:lifecycle kasan:kselftest:apmu_amu \
+	kasan:kselftest:apmu_pcs arm:build arm:apmu arm:kunit arm:kselftest:apmu_pmu \
+	arm:kselftest:apmu_rdpmc \
 	arm:kselftest:apmu_sampling arm:kselftest:apmu_pmu:noirq arm:intree xscale:build xscale:boot \
 	xscale:intree || rc=$?
 apmu_log "check took $(( $(date +%s) - t0 ))s"

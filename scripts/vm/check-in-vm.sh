@@ -26,29 +26,9 @@ sec_bench_quick ""
 # 2. Debian's perf on apmu: user instructions of a known loop, exactly
 sec_perf ""
 
-# 3. KUnit suites (the options they need: drivers/perf/apmu/tests/.kunitconfig): loading
-# the module runs them; debugfs keeps each suite's KTAP. Joined here into one KTAP document,
-# suites numbered 1..n, which scripts/check.sh also hands to the kernel's kunit.py parse.
-section "kunit:apmu_kunit"
-if insmod ./apmu_kunit.ko; then
-	echo "KTAP version 1"
-	n=0
-	for d in /sys/kernel/debug/kunit/apmu_*; do
-		[ -f "$d/results" ] && n=$((n + 1))
-	done
-	echo "1..$n"
-	i=0
-	for d in /sys/kernel/debug/kunit/apmu_*; do
-		[ -f "$d/results" ] || continue
-		i=$((i + 1))
-		sed -n "/^KTAP version/d; /^1\.\.1\$/d; s/^ok 1 /ok $i /; s/^not ok 1 /not ok $i /; p" \
-			"$d/results"
-	done
-	rmmod apmu_kunit
-	section_end "kunit:apmu_kunit" 0
-else
-	section_end "kunit:apmu_kunit" 1
-fi
+# 3. KUnit suites (sec_kunit): loading apmu_kunit.ko runs them, one KTAP document that
+# scripts/check.sh also hands to the kernel's kunit.py parse
+sec_kunit ""
 
 # 4. Module lifecycle, as TAP (apmu.ko unloaded afterwards)
 sec_lifecycle ""

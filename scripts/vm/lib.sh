@@ -153,6 +153,33 @@ sec_perf() {
 	sec_end "$1" perf 0
 }
 
+# The KUnit suites (the options they need: drivers/perf/apmu/tests/.kunitconfig): loading
+# apmu_kunit.ko runs them; debugfs keeps each suite's KTAP. Joined here into one KTAP
+# document, suites numbered 1..n, which scripts/check.sh also hands to the kernel's
+# kunit.py parse. apmu.ko loaded on entry and on return.
+sec_kunit() {
+	sec "$1" kunit:apmu_kunit
+	if insmod ./apmu_kunit.ko; then
+		echo "KTAP version 1"
+		n=0
+		for d in /sys/kernel/debug/kunit/apmu_*; do
+			[ -f "$d/results" ] && n=$((n + 1))
+		done
+		echo "1..$n"
+		i=0
+		for d in /sys/kernel/debug/kunit/apmu_*; do
+			[ -f "$d/results" ] || continue
+			i=$((i + 1))
+			sed -n "/^KTAP version/d; /^1\.\.1\$/d; s/^ok 1 /ok $i /; s/^not ok 1 /not ok $i /; p" \
+				"$d/results"
+		done
+		rmmod apmu_kunit
+		sec_end "$1" kunit:apmu_kunit 0
+	else
+		sec_end "$1" kunit:apmu_kunit 1
+	fi
+}
+
 # Module lifecycle. apmu.ko loaded on entry, unloaded on return.
 sec_lifecycle() {
 	pmu=$(apmu_pmu_name)
