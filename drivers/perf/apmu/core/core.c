@@ -766,8 +766,8 @@ int apmu_pmu_alloc_cpus(struct apmu_pmu *pmu)
 		c = per_cpu_ptr(pmu->hw, cpu);
 		c->pmu = pmu;
 		/* used only without an overflow interrupt, unknown yet (apmu_irq_parse()) */
-		apmu_compat_hrtimer_setup(&c->fold_timer, apmu_fold_timer, CLOCK_MONOTONIC,
-					  HRTIMER_MODE_REL_PINNED_HARD);
+		hrtimer_setup(&c->fold_timer, apmu_fold_timer, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	return 0;
 }
