@@ -36,8 +36,8 @@ flock 9
 # the first "deb" line, of its sources), suite sid.
 mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
 	sed -n 's#^URIs: *\([^ ]*/debian\)/*$#\1#p' | head -n 1)
-[ -n "$mirror" ] || mirror=$(cat /etc/apt/sources.list 2>/dev/null |
-	sed -n 's#^deb  *\(\[[^]]*\]  *\)\{0,1\}\([^ ]*/debian\)/* .*#\2#p' | head -n 1)
+[ -n "$mirror" ] || mirror=$(sed -n 's#^deb  *\(\[[^]]*\]  *\)\{0,1\}\([^ ]*/debian\)/* .*#\2#p' \
+	/etc/apt/sources.list 2>/dev/null | head -n 1)
 mirror=${mirror:-http://deb.debian.org/debian}
 mkdir -p "$apt_dir"/{state/lists/partial,cache/archives/partial,parts,debs}
 printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s sid main\n' \
