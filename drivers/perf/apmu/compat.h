@@ -20,6 +20,7 @@
 #include <linux/export.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/kprobes.h>
 #include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
@@ -84,6 +85,55 @@ static inline struct perf_event_context *apmu_compat_task_ctx(struct task_struct
 	return READ_ONCE(task->perf_event_ctxp);
 #else
 	return READ_ONCE(task->perf_event_ctxp[perf_hw_context]);
+#endif
+}
+
+/*
+ * perf core's "events of this context are scheduled in" bits of
+ * perf_event_context::is_active (EVENT_FLEXIBLE | EVENT_PINNED, private to
+ * kernel/events/core.c, the same values from 6.1 to 7.2; user_access.c reads them).
+ * ctx_sched_out() clears them when the task is switched out, before it removes the
+ * events in the pmu_disable()/pmu_enable() bracket that ends in apmu's pmu_enable();
+ * multiplexing rotation does not touch them. A copy, because the enum is not in a
+ * header: goes if perf core exports a "task context scheduled in" test to modules.
+ */
+#define APMU_CTX_SCHEDULED	0x3
+
+/*
+ * Whether @event has a ring buffer (is mmapped): perf_event::rb is perf core's, and
+ * apmu only tests it for NULL, never dereferences it, to skip the out-of-line
+ * perf_event_update_userpage() call, which makes the same test under RCU, for the
+ * events nobody mmapped (core.c, apmu_update_userpage()). Goes if perf core makes that
+ * test inline itself.
+ */
+static inline bool apmu_compat_event_has_rb(struct perf_event *event)
+{
+	return READ_ONCE(event->rb);
+}
+
+/*
+ * The address of a kernel function not exported to modules (perf_event_overflow() and
+ * perf_sample_event_took() up to 7.2 at least: core/overflow.c), by a kprobe:
+ * register_kprobe() resolves the name. The probe is registered disabled: its address is
+ * resolved, but it is never armed, so no kernel text is patched. Arming patches text
+ * under stop_machine(), which hangs QEMU 7.2's 32-bit Arm virt machine
+ * (Documentation/admin-guide/perf/apmu.rst, "32-bit Arm"). NULL without CONFIG_KPROBES
+ * or for a symbol kprobes refuse. Goes when perf core exports both functions (Kbuild
+ * then defines APMU_OVERFLOW_EXPORTED and they are called directly).
+ */
+static inline void *apmu_compat_lookup(const char *name)
+{
+#if IS_ENABLED(CONFIG_KPROBES)
+	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
+	void *addr;
+
+	if (register_kprobe(&kp) < 0)
+		return NULL;
+	addr = kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
+#else
+	return NULL;
 #endif
 }
 

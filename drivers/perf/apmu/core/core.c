@@ -45,7 +45,7 @@ static inline u64 apmu_counter_value(struct hw_perf_event *hwc, u64 raw)
  */
 static __always_inline void apmu_update_userpage(struct perf_event *event)
 {
-	if (READ_ONCE(event->rb))
+	if (apmu_compat_event_has_rb(event))
 		perf_event_update_userpage(event);
 }
 
