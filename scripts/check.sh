@@ -69,6 +69,12 @@ kasank=$!
 	echo "APMU-SECTION-END static rc=0"
 } >"$hostlog"
 
+# Linux 7.2: every module built against linux-source-7.2 (W=1, warnings as errors), in the
+# background, niced, while the VMs run: section build:7.2 (scripts/build-7.2.sh; its tree
+# is prepared once and cached, a warm run rebuilds only what changed).
+nice -n 10 bash "$APMU_TOP/scripts/build-7.2.sh" >"$out/build-7.2.log" 2>"$out/build-7.2.err" &
+b72=$!
+
 apmu_log "vm: booting the test VM (log: $console)"
 vmrc=0
 # A console silent for 10 minutes is a stalled VM (no test step is that quiet): seen once on
@@ -153,6 +159,8 @@ rm -f "$out/xscale.log"
 bash "$APMU_TOP/scripts/xscale-check.sh" || vmrc=$?
 touch "$out/xscale.log"	# absent if the lane died early: its sections are then missing
 
+wait $b72 || apmu_log "7.2: scripts/build-7.2.sh failed ($out/build-7.2.err)"
+
 # The KUnit suites' KTAP once more, through the kernel's own parser (kunit.py parse): the
 # section as the VM printed it, less the kernel's console messages that interleave with it.
 ktap=$out/kunit.ktap
@@ -177,12 +185,12 @@ tr -d '\r' <"$console" |
 	echo "APMU-SECTION-END kunit:ktap rc=0"
 } >"$out/kunit-parse.tap"
 
-cat "$hostlog" "$console" "$console2" "$console3" "$out/console-fuzz-apmu.log" \
-	"$out/console-fuzz-intree.log" "$out/distro.log" "$console4" "$out/arm.log" \
-	"$out/xscale.log" "$out/kunit-parse.tap" >"$out/all.log"
+cat "$hostlog" "$out/build-7.2.log" "$console" "$console2" "$console3" \
+	"$out/console-fuzz-apmu.log" "$out/console-fuzz-intree.log" "$out/distro.log" "$console4" \
+	"$out/arm.log" "$out/xscale.log" "$out/kunit-parse.tap" >"$out/all.log"
 rc=0
 python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
-	static kselftest:collection kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling \
+	static build:7.2 kselftest:collection kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling \
 	bench:quick perf \
 	sampling kunit:apmu_kunit kunit:ktap lifecycle kselftest:apmu_pmu:32bit \
 	kselftest:apmu_rdpmc:32bit kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample \

@@ -2,25 +2,37 @@
 /*
  * apmu: what differs between the kernels apmu builds for, in one place.
  *
- * Supported: 6.1.y (Debian 12's default kernel) to 6.12.y (the test kernel, and Debian
- * 12's linux-image-6.12.*+deb12). Each entry names the interface, the release that
- * changed it and what apmu does on either side; the driver uses only these wrappers.
- * Documentation/admin-guide/perf/apmu.rst, "Supported kernels", says how each is tested.
+ * Supported: 6.1.y (Debian 12's default kernel) to 7.2.y. Each entry names the kernel
+ * change it follows, what apmu does on either side and what would remove it. The driver
+ * is written against the newest kernel's interfaces (hrtimer_setup(), timer_delete_sync(),
+ * string symbol namespaces, ...); older kernels are mapped onto them here.
+ *
+ * Which side of a change the target kernel is on is decided by a compile test
+ * (compat_probe.c, run by Kbuild into apmu_compat_have.h: APMU_HAVE_*), or by the
+ * presence of a macro, never by LINUX_VERSION_CODE: distributions backport interfaces
+ * into older release numbers. Documentation/admin-guide/perf/apmu.rst, "Supported
+ * kernels", says how each kernel is built and tested.
  */
 #ifndef __APMU_COMPAT_H__
 #define __APMU_COMPAT_H__
 
 #include <linux/bitfield.h>
+#include <linux/export.h>
 #include <linux/hrtimer.h>
+#include <linux/interrupt.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
+#include <linux/platform_device.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/stringify.h>
 #include <linux/sysfs.h>
-#include <linux/version.h>
+#include <linux/timer.h>
 
 #include "apmu.h"
+#include "apmu_compat_have.h"
 
 /*
  * struct pmu::filter(pmu, cpu), true to skip @cpu, since 6.2 (perf core's context
@@ -29,9 +41,9 @@
  * 6.2 a second PMU with perf_hw_context (another instance, or apmu loaded again) also
  * needs PERF_PMU_CAP_HETEROGENEOUS_CPUS, as every in-tree arm_pmu has: without it
  * perf_pmu_register() WARNs and demotes the PMU to perf_invalid_context, which refuses
- * every task event.
+ * every task event. Goes when the oldest supported kernel has ::filter.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#ifdef APMU_HAVE_PMU_FILTER
 static inline void apmu_compat_set_filter(struct pmu *p, bool (*filter)(struct pmu *, int))
 {
 	p->filter = filter;
@@ -51,11 +63,12 @@ static inline void apmu_compat_set_filter(struct pmu *p, bool (*filter)(struct p
 
 /*
  * struct pmu::parent (the PMU's device in sysfs hangs under its platform device) since
- * 6.5; before, perf core's device for the PMU has no parent.
+ * 6.5; before, perf core's device for the PMU has no parent. Goes (for a plain
+ * assignment) when the oldest supported kernel has ::parent.
  */
 static inline void apmu_compat_set_parent(struct pmu *p, struct device *dev)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 5, 0)
+#ifdef APMU_HAVE_PMU_PARENT
 	p->parent = dev;
 #endif
 }
@@ -63,11 +76,12 @@ static inline void apmu_compat_set_parent(struct pmu *p, struct device *dev)
 /*
  * The running task's perf context for hardware events: task_struct::perf_event_ctxp is
  * one pointer since 6.2 (perf core's context rewrite); before, an array indexed by the
- * context type, of which hardware PMUs use perf_hw_context.
+ * context type, of which hardware PMUs use perf_hw_context. Goes (for READ_ONCE of the
+ * pointer) when the oldest supported kernel has the one pointer.
  */
 static inline struct perf_event_context *apmu_compat_task_ctx(struct task_struct *task)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 2, 0)
+#ifdef APMU_HAVE_TASK_CTX_POINTER
 	return READ_ONCE(task->perf_event_ctxp);
 #else
 	return READ_ONCE(task->perf_event_ctxp[perf_hw_context]);
@@ -75,10 +89,60 @@ static inline struct perf_event_context *apmu_compat_task_ctx(struct task_struct
 }
 
 /*
+ * perf core's "events of this context are scheduled in" bits of
+ * perf_event_context::is_active (EVENT_FLEXIBLE | EVENT_PINNED, private to
+ * kernel/events/core.c, the same values from 6.1 to 7.2; user_access.c reads them).
+ * ctx_sched_out() clears them when the task is switched out, before it removes the
+ * events in the pmu_disable()/pmu_enable() bracket that ends in apmu's pmu_enable();
+ * multiplexing rotation does not touch them. A copy, because the enum is not in a
+ * header: goes if perf core exports a "task context scheduled in" test to modules.
+ */
+#define APMU_CTX_SCHEDULED	0x3
+
+/*
+ * Whether @event has a ring buffer (is mmapped): perf_event::rb is perf core's, and
+ * apmu only tests it for NULL, never dereferences it, to skip the out-of-line
+ * perf_event_update_userpage() call, which makes the same test under RCU, for the
+ * events nobody mmapped (core.c, apmu_update_userpage()). Goes if perf core makes that
+ * test inline itself.
+ */
+static inline bool apmu_compat_event_has_rb(struct perf_event *event)
+{
+	return READ_ONCE(event->rb);
+}
+
+/*
+ * The address of a kernel function not exported to modules (perf_event_overflow() and
+ * perf_sample_event_took() up to 7.2 at least: core/overflow.c), by a kprobe:
+ * register_kprobe() resolves the name. The probe is registered disabled: its address is
+ * resolved, but it is never armed, so no kernel text is patched. Arming patches text
+ * under stop_machine(), which hangs QEMU 7.2's 32-bit Arm virt machine
+ * (Documentation/admin-guide/perf/apmu.rst, "32-bit Arm"). NULL without CONFIG_KPROBES
+ * or for a symbol kprobes refuse. Goes when perf core exports both functions (Kbuild
+ * then defines APMU_OVERFLOW_EXPORTED and they are called directly).
+ */
+static inline void *apmu_compat_lookup(const char *name)
+{
+#if IS_ENABLED(CONFIG_KPROBES)
+	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
+	void *addr;
+
+	if (register_kprobe(&kp) < 0)
+		return NULL;
+	addr = kp.addr;
+	unregister_kprobe(&kp);
+	return addr;
+#else
+	return NULL;
+#endif
+}
+
+/*
  * platform_driver::remove returns void since 6.11. Before, the void form is
  * ::remove_new (6.3, and backported to 6.1.y stable, which Debian's 6.1 kernels are).
+ * Goes (for .remove) when the oldest supported kernel has the void ::remove.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#ifdef APMU_HAVE_PLATFORM_REMOVE_VOID
 #define APMU_PLATFORM_REMOVE	remove
 #else
 #define APMU_PLATFORM_REMOVE	remove_new
@@ -86,25 +150,27 @@ static inline struct perf_event_context *apmu_compat_task_ctx(struct task_struct
 
 /*
  * sysctl: proc handlers take a const struct ctl_table since 6.11. register_sysctl()
- * sizes the table with ARRAY_SIZE() since 6.6 and rejects an empty entry since 6.11;
- * before 6.6 it walks the table up to an empty entry, which must then be there.
+ * sizes the table with ARRAY_SIZE() (register_sysctl_sz()) since 6.6 and rejects an
+ * empty entry since 6.11; before 6.6 it walks the table up to an empty entry, which must
+ * then be there. Each goes when the oldest supported kernel is past its change.
  */
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 11, 0)
+#ifdef APMU_HAVE_CTL_TABLE_CONST
 #define APMU_CTL_CONST		const
 #else
 #define APMU_CTL_CONST
 #endif
-#if LINUX_VERSION_CODE < KERNEL_VERSION(6, 6, 0)
-#define APMU_CTL_TABLE_END	{ }
-#else
+#ifdef APMU_HAVE_REGISTER_SYSCTL_SZ
 #define APMU_CTL_TABLE_END
+#else
+#define APMU_CTL_TABLE_END	{ }
 #endif
 
 /*
  * The format/ field macros of <linux/perf/arm_pmu.h>: a field is declared once as
  * ATTR_CFG_FLD_<name>_CFG/_LO/_HI, and GEN_PMU_FORMAT_ATTR() makes its sysfs file while
  * ATTR_CFG_GET_FLD() decodes it. There since 6.9 (moved from arm_spe_pmu.c); before,
- * equivalent ones here (the same sysfs text, "config1:0" for a one-bit field).
+ * equivalent ones here (the same sysfs text, "config1:0" for a one-bit field). Goes when
+ * the oldest supported kernel has them.
  */
 #ifndef GEN_PMU_FORMAT_ATTR
 static inline ssize_t apmu_format_show(char *page, const char *cfg, int lo, int hi)
@@ -129,26 +195,111 @@ static struct device_attribute format_attr_##name = __ATTR_RO(name)
 #endif
 
 /*
- * hrtimer_setup() (init and callback in one call) is in 6.13, and hrtimer_init() goes
- * in 6.15; apmu's supported kernels have only hrtimer_init().
+ * hrtimer_setup() (init and callback in one call) since 6.13; hrtimer_init() is gone
+ * in 6.15. Before, the two steps it replaced. Goes when the oldest supported kernel has
+ * hrtimer_setup().
  */
-static inline void apmu_compat_hrtimer_setup(struct hrtimer *timer,
-					     enum hrtimer_restart (*fn)(struct hrtimer *),
-					     clockid_t clock, enum hrtimer_mode mode)
+#ifndef APMU_HAVE_HRTIMER_SETUP
+static inline void hrtimer_setup(struct hrtimer *timer,
+				 enum hrtimer_restart (*function)(struct hrtimer *),
+				 clockid_t clock_id, enum hrtimer_mode mode)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 13, 0)
-	hrtimer_setup(timer, fn, clock, mode);
-#else
-	hrtimer_init(timer, clock, mode);
-	timer->function = fn;
-#endif
+	hrtimer_init(timer, clock_id, mode);
+	timer->function = function;
 }
+#endif
+
+/*
+ * timer_delete() and timer_delete_sync() replace del_timer() and del_timer_sync() since
+ * 6.2 (backported to 6.1.y stable: Debian's 6.1 has them); the old names are gone by
+ * 7.2. Before, the old names. Goes when the oldest supported kernel has the new ones.
+ */
+#ifndef APMU_HAVE_TIMER_DELETE
+static inline int timer_delete(struct timer_list *timer)
+{
+	return del_timer(timer);
+}
+
+static inline int timer_delete_sync(struct timer_list *timer)
+{
+	return del_timer_sync(timer);
+}
+#endif
+
+/*
+ * timer_container_of() replaces from_timer() since 6.16; the old name is gone by 7.2.
+ * Before, from_timer() (the same container_of()). Goes when the oldest supported kernel
+ * has timer_container_of().
+ */
+#ifndef APMU_HAVE_TIMER_CONTAINER_OF
+#define timer_container_of(var, callback_timer, timer_fieldname) \
+	from_timer(var, callback_timer, timer_fieldname)
+#endif
+
+/*
+ * Symbol namespaces are string literals since 6.13 (EXPORT_SYMBOL_NS_GPL(sym, "NS"),
+ * MODULE_IMPORT_NS("NS"); <kunit/visibility.h> exports into "EXPORTED_FOR_KUNIT_TESTING").
+ * Before, the macros take an identifier and stringify it, so a string would become the
+ * namespace "\"NS\"": here they take the string as it is, as 6.13's do. The export goes
+ * through __EXPORT_SYMBOL() (license "GPL" from 6.5, the section suffix "_gpl" before),
+ * as EXPORT_SYMBOL_NS_GPL() itself does. Goes when the oldest supported kernel has
+ * string namespaces.
+ */
+#ifndef APMU_HAVE_NS_STRING
+#undef MODULE_IMPORT_NS
+#define MODULE_IMPORT_NS(ns)		MODULE_INFO(import_ns, ns)
+#undef EXPORT_SYMBOL_NS_GPL
+#ifdef APMU_HAVE_EXPORT_LICENSE_GPL
+#define EXPORT_SYMBOL_NS_GPL(sym, ns)	__EXPORT_SYMBOL(sym, "GPL", ns)
+#else
+#define EXPORT_SYMBOL_NS_GPL(sym, ns)	__EXPORT_SYMBOL(sym, "_gpl", ns)
+#endif
+#endif
+
+/*
+ * A per-CPU interrupt (PPI) that serves only some CPUs: since genirq's per-CPU affinity
+ * rework (after 6.12; 7.2 has only it) there are no PPI partitions and no
+ * irq_get_percpu_devid_partition(); a PPI is one Linux interrupt,
+ * platform_get_irq_affinity() gives the CPUs the firmware ties it to, and
+ * request_percpu_irq_affinity() requests it for those CPUs only (two PMUs of a
+ * heterogeneous system share it). Before, each partition is an interrupt of its own,
+ * whose CPUs irq_get_percpu_devid_partition() copies, and request_percpu_irq() requests
+ * it. apmu_compat_ppi_affinity() puts the CPUs of PPI @irq (interrupt 0 of @pdev) in
+ * @mask: 0, or an errno when the kernel knows of no partition. Goes (for
+ * platform_get_irq_affinity()) when the oldest supported kernel has the new interface.
+ */
+#ifdef APMU_HAVE_PERCPU_IRQ_AFFINITY
+static inline int apmu_compat_ppi_affinity(struct platform_device *pdev, int irq,
+					   struct cpumask *mask)
+{
+	const struct cpumask *affinity = NULL;
+
+	if (platform_get_irq_affinity(pdev, 0, &affinity) != irq || !affinity)
+		return -ENOENT;
+	cpumask_copy(mask, affinity);
+	return 0;
+}
+#else
+static inline int apmu_compat_ppi_affinity(struct platform_device *pdev, int irq,
+					   struct cpumask *mask)
+{
+	return irq_get_percpu_devid_partition(irq, mask);
+}
+
+static inline int __must_check
+request_percpu_irq_affinity(unsigned int irq, irq_handler_t handler, const char *devname,
+			    const cpumask_t *affinity, void __percpu *percpu_dev_id)
+{
+	return request_percpu_irq(irq, handler, devname, percpu_dev_id);
+}
+#endif
 
 /*
  * The task flags of threads without user-mode state of their own: kernel threads and
  * io_uring workers, and from 6.4 every user worker (PF_USER_WORKER: io_uring, vhost),
  * which share a process's mm but never run at EL0. Tested by the flag's definition, not
- * the release number: a stable backport brings the flag with its users.
+ * the release number: a stable backport brings the flag with its users. Goes (for the
+ * three flags) when the oldest supported kernel has PF_USER_WORKER.
  */
 #ifdef PF_USER_WORKER
 #define APMU_COMPAT_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
@@ -158,7 +309,8 @@ static inline void apmu_compat_hrtimer_setup(struct hrtimer *timer,
 
 /*
  * __uninitialized (6.3): no automatic zeroing of a stack variable under
- * CONFIG_INIT_STACK_ALL_ZERO. Without it, older kernels simply zero it.
+ * CONFIG_INIT_STACK_ALL_ZERO. Without it, older kernels simply zero it. Goes when the
+ * oldest supported kernel has it.
  */
 #ifndef __uninitialized
 #define __uninitialized
@@ -181,8 +333,7 @@ static inline u64 apmu_compat_config3(const struct perf_event_attr *attr)
 /*
  * <kunit/visibility.h> (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT) is in 6.2, and in
  * Debian's 6.1.y; the KUnit module is built only where CONFIG_KUNIT is set (not in
- * Debian's configs). MODULE_IMPORT_NS() takes a bare namespace identifier up to 6.12
- * and a string from 6.13: only the KUnit module imports one.
+ * Debian's configs).
  */
 
 #endif /* __APMU_COMPAT_H__ */

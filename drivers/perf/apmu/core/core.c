@@ -45,7 +45,7 @@ static inline u64 apmu_counter_value(struct hw_perf_event *hwc, u64 raw)
  */
 static __always_inline void apmu_update_userpage(struct perf_event *event)
 {
-	if (READ_ONCE(event->rb))
+	if (apmu_compat_event_has_rb(event))
 		perf_event_update_userpage(event);
 }
 
@@ -785,8 +785,8 @@ int apmu_pmu_alloc_cpus(struct apmu_pmu *pmu)
 		c = per_cpu_ptr(pmu->hw, cpu);
 		c->pmu = pmu;
 		/* used only without an overflow interrupt, unknown yet (apmu_irq_parse()) */
-		apmu_compat_hrtimer_setup(&c->fold_timer, apmu_fold_timer, CLOCK_MONOTONIC,
-					  HRTIMER_MODE_REL_PINNED_HARD);
+		hrtimer_setup(&c->fold_timer, apmu_fold_timer, CLOCK_MONOTONIC,
+			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	return 0;
 }

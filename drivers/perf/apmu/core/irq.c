@@ -19,16 +19,17 @@
 #include <linux/platform_device.h>
 
 #include "../apmu.h"
+#include "../compat.h"
 
 static bool overflow_irq = true;
 module_param(overflow_irq, bool, 0444);
 MODULE_PARM_DESC(overflow_irq,
 		 "use the PMU's overflow interrupt (default Y; N: as if the DT had none: counting only, 32-bit counters folded by a per-CPU timer every 20 ms)");
 
-static int apmu_irq_parse_ppi(struct apmu_pmu *pmu, int irq)
+static int apmu_irq_parse_ppi(struct platform_device *pdev, struct apmu_pmu *pmu, int irq)
 {
-	/* On heterogeneous systems the PPI partition names this PMU's CPUs */
-	if (irq_get_percpu_devid_partition(irq, &pmu->supported_cpus) ||
+	/* On heterogeneous systems the PPI's affinity names this PMU's CPUs */
+	if (apmu_compat_ppi_affinity(pdev, irq, &pmu->supported_cpus) ||
 	    cpumask_empty(&pmu->supported_cpus))
 		cpumask_copy(&pmu->supported_cpus, cpu_possible_mask);
 	pmu->irq = irq;
@@ -69,7 +70,7 @@ static int apmu_irq_parse_dt(struct platform_device *pdev, struct apmu_pmu *pmu)
 	if (irq < 0)
 		return irq;
 	if (n == 1 && irq_is_percpu_devid(irq))
-		return apmu_irq_parse_ppi(pmu, irq);
+		return apmu_irq_parse_ppi(pdev, pmu, irq);
 
 	if (!has_affinity && n > 1)
 		dev_warn(dev, "no interrupt-affinity property: SPI n taken as CPU n\n");
@@ -148,7 +149,8 @@ int apmu_irq_request(struct apmu_pmu *pmu)
 	if (!pmu->has_irq)
 		return 0;
 	if (pmu->irq_percpu) {
-		ret = request_percpu_irq(pmu->irq, apmu_handle_irq, "apmu", pmu->hw);
+		ret = request_percpu_irq_affinity(pmu->irq, apmu_handle_irq, "apmu",
+						  &pmu->supported_cpus, pmu->hw);
 		if (ret)
 			dev_err(pmu->dev, "cannot request PMU PPI %d: %d\n", pmu->irq, ret);
 		return ret;

@@ -13,11 +13,11 @@
  * CONFIG_KPROBES, a symbol blacklisted for kprobes, or the sampling=0 parameter), apmu
  * counts but refuses sampling events with -EOPNOTSUPP, and says so once at load.
  */
-#include <linux/kprobes.h>
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 
 #include "../apmu.h"
+#include "../compat.h"
 
 static bool sampling = true;
 module_param(sampling, bool, 0444);
@@ -33,32 +33,12 @@ static void apmu_overflow_lookup(void)
 	apmu_overflow = perf_event_overflow;
 	apmu_took = perf_sample_event_took;
 }
-#elif IS_ENABLED(CONFIG_KPROBES)
-/*
- * The probe is registered disabled: its address is resolved, but it is never armed, so
- * no kernel text is patched. Arming patches text under stop_machine(), which hangs QEMU
- * 7.2's 32-bit Arm virt machine (Documentation/admin-guide/perf/apmu.rst, "32-bit Arm").
- */
-static void *apmu_lookup(const char *name)
-{
-	struct kprobe kp = { .symbol_name = name, .flags = KPROBE_FLAG_DISABLED };
-	void *addr;
-
-	if (register_kprobe(&kp) < 0)
-		return NULL;
-	addr = kp.addr;
-	unregister_kprobe(&kp);
-	return addr;
-}
-
-static void apmu_overflow_lookup(void)
-{
-	apmu_overflow = apmu_lookup("perf_event_overflow");
-	apmu_took = apmu_lookup("perf_sample_event_took");
-}
 #else
+/* compat.h: NULL where the symbol cannot be resolved (or without CONFIG_KPROBES) */
 static void apmu_overflow_lookup(void)
 {
+	apmu_overflow = apmu_compat_lookup("perf_event_overflow");
+	apmu_took = apmu_compat_lookup("perf_sample_event_took");
 }
 #endif
 

@@ -47,15 +47,6 @@ static void apmu_user_access_off(struct apmu_cpu *cpu)
 }
 
 /*
- * perf core's "events of this context are scheduled in" bits of
- * perf_event_context::is_active (EVENT_FLEXIBLE | EVENT_PINNED, private to
- * kernel/events/core.c). ctx_sched_out() clears them when the task is switched out,
- * before it removes the events in the pmu_disable()/pmu_enable() bracket that ends in
- * apmu's pmu_enable(); multiplexing rotation does not touch them.
- */
-#define APMU_CTX_SCHEDULED	0x3
-
-/*
  * Does the running task want EL0 access to @pmu's counters: its perf context is
  * scheduled in and holds user-read events (perf_event_context::nr_user, which perf core
  * keeps for exactly this), one of them @pmu's? The in-tree driver reads the first two

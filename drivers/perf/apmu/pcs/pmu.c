@@ -43,6 +43,7 @@
 #include <asm/virt.h>
 
 #include "../apmu.h"
+#include "../compat.h"
 #include "pcs.h"
 
 #define APMU_PCS_MIN_PERIOD_NS	10000ULL
@@ -208,7 +209,7 @@ static void pcs_event_destroy(struct perf_event *event)
 		cpu_relax();
 	hrtimer_cancel(&pe->timer);
 	/* del() left it idle; a callback still running on the target sees !active */
-	del_timer_sync(&pe->flush);
+	timer_delete_sync(&pe->flush);
 	apmu_pcs_unit_put(pe->unit);
 	kvfree(pe);
 }
@@ -313,8 +314,7 @@ static int pcs_event_init(struct perf_event *event)
 	pe->stopped = true;
 	INIT_LIST_HEAD(&pe->node);
 	INIT_CSD(&pe->kick, pcs_kick, pe);
-	hrtimer_init(&pe->timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
-	pe->timer.function = pcs_hrtimer;
+	hrtimer_setup(&pe->timer, pcs_hrtimer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
 	timer_setup(&pe->flush, pcs_flush, TIMER_PINNED | TIMER_DEFERRABLE);
 	event->pmu_private = pe;
 	event->destroy = pcs_event_destroy;
@@ -528,7 +528,7 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
  */
 static void pcs_flush(struct timer_list *t)
 {
-	struct apmu_pcs_event *pe = from_timer(pe, t, flush);
+	struct apmu_pcs_event *pe = timer_container_of(pe, t, flush);
 	unsigned long flags;
 
 	local_irq_save(flags);
@@ -625,7 +625,7 @@ static void pcs_del(struct perf_event *event, int flags)
 	 * On CPU N with IRQs off: pcs_flush() is not between its test of @active and its
 	 * re-arm, so it is either pending here or sees !active when it runs.
 	 */
-	del_timer(&pe->flush);
+	timer_delete(&pe->flush);
 	pcs_stop(event, PERF_EF_UPDATE);
 	/*
 	 * What a throttled event sampled after perf restarted it is dropped: written at the

@@ -17,6 +17,7 @@
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
 
+#include "../compat.h"
 #include "pcs.h"
 #include "mmio.h"
 
@@ -208,7 +209,7 @@ clear:
 	cpus_read_unlock();
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_add, APMU_PCS_TEST);
+EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_add, "APMU_PCS_TEST");
 
 /**
  * apmu_pcs_unit_remove() - take a unit away: its sysfs group first
@@ -232,7 +233,7 @@ void apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
 	if (!--apmu_pcs_nr_units)
 		apmu_pcs_pmu_unregister();
 }
-EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_remove, APMU_PCS_TEST);
+EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_remove, "APMU_PCS_TEST");
 
 /**
  * apmu_pcs_unit_get() - the unit sampling @cpu, for a perf event

@@ -33,6 +33,7 @@
 #include <linux/smp.h>
 #include <linux/workqueue.h>
 
+#include "../compat.h"
 #include "amu_model.h"
 
 #define ALL(v)	{ [0 ... APMU_AMU_MODEL_CPUS - 1] = (v) }
@@ -207,4 +208,4 @@ module_exit(apmu_amu_test_exit);
 
 MODULE_DESCRIPTION("apmu AMU unit over a register model, for tests in VMs without an AMU");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(EXPORTED_FOR_KUNIT_TESTING);
+MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");

@@ -34,6 +34,7 @@
 #include <linux/workqueue.h>
 #include <asm/cputype.h>
 
+#include "../compat.h"
 #include "pcs_model.h"
 
 #define PCS_VM_UNITS	2
@@ -212,4 +213,4 @@ module_exit(pcs_vm_exit);
 
 MODULE_DESCRIPTION("apmu test only: PC-sampling units over a register model");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS(APMU_PCS_TEST);
+MODULE_IMPORT_NS("APMU_PCS_TEST");

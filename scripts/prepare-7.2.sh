@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# scripts/prepare-7.2.sh: a Linux 7.2 tree that out-of-tree modules build against, for the
+# build gate of make check (scripts/check.sh, section build-7.2). Prints its directory
+# (the KDIR, an O= build directory of the source).
+#
+# Debian's unstable suite (sid) has linux-source-7.2; Debian 12 does not, and the host's
+# apt sources stay as they are: a private apt configuration under $APMU_CACHE/apt-sid (its
+# own sources.list naming sid on the mirror the host uses, its own state and cache
+# directories, amd64 only) downloads the package, nothing is installed. The source is
+# unpacked into $APMU_CACHE/src/linux-<version> (as build-kernel.sh does 6.12's), then
+# configured in $APMU_CACHE/kernel-7.2-<key> the way the test kernel is (allnoconfig +
+# scripts/kconfig/apmu-test.config, every line of which must survive) and prepared with
+# `make modules_prepare`: host tools, generated headers, no kernel build. The key covers
+# this recipe, the package version and the fragment. Debian's prebuilt 7.2 headers are no
+# help here: their host tools (linux-kbuild-7.2) need glibc 2.38, Debian 12 has 2.36.
+#
+# A warm run reads the version from the private package lists and reuses the prepared
+# tree: no network. The lists are fetched once, and refreshed (then the download retried)
+# only when the download fails because sid has moved on. Cold: about 4 minutes on 2 cores
+# (11 MB of lists, a 164 MB package, unpacking, modules_prepare).
+set -euo pipefail
+. "$(dirname "$0")/lib.sh"
+
+[ "$APMU_ARCH" = arm64 ] || apmu_die "prepare-7.2: arm64 only (APMU_ARCH=$APMU_ARCH)"
+PREP_RECIPE=1
+pkg=linux-source-7.2
+apt_dir=$APMU_CACHE/apt-sid
+frag=$APMU_TOP/scripts/kconfig/apmu-test.config
+mkdir -p "$APMU_CACHE/src" "$apt_dir"
+exec 9>"$APMU_CACHE/.kernel-7.2.lock"
+flock 9
+
+# The private apt configuration: the host's Debian mirror (the first deb822 URIs line, or
+# the first "deb" line, of its sources), suite sid.
+mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+	sed -n 's#^URIs: *\([^ ]*/debian\)/*$#\1#p' | head -n 1)
+[ -n "$mirror" ] || mirror=$(sed -n 's#^deb  *\(\[[^]]*\]  *\)\{0,1\}\([^ ]*/debian\)/* .*#\2#p' \
+	/etc/apt/sources.list 2>/dev/null | head -n 1)
+mirror=${mirror:-http://deb.debian.org/debian}
+mkdir -p "$apt_dir"/{state/lists/partial,cache/archives/partial,parts,debs}
+printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s sid main\n' \
+	"$mirror" >"$apt_dir/sources.list"
+chown -R _apt "$apt_dir/debs" "$apt_dir/state/lists/partial" \
+	"$apt_dir/cache/archives/partial" 2>/dev/null || true
+apt_opts=(-q -o Dir::Etc::SourceList="$apt_dir/sources.list"
+	-o Dir::Etc::SourceParts="$apt_dir/parts" -o Dir::State="$apt_dir/state"
+	-o Dir::Cache="$apt_dir/cache" -o Dir::State::status=/var/lib/dpkg/status
+	-o APT::Architectures::=amd64 -o Acquire::Languages=none)
+refresh() {
+	apmu_log "7.2: apt-get update (private configuration: $mirror sid)"
+	apt-get "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1 ||
+		{ tail -n 5 "$apt_dir/update.log" >&2; apmu_die "7.2: apt-get update failed"; }
+}
+version() {
+	ver=$(apt-cache "${apt_opts[@]}" show --no-all-versions "$pkg" 2>/dev/null |
+		sed -n 's/^Version: //p' | head -n 1)
+	[ -n "$ver" ]
+}
+key() {
+	{ echo "recipe $PREP_RECIPE"; echo "$pkg $ver"; cat "$frag"; } | sha256sum | cut -c1-12
+}
+version || { refresh; version; } || apmu_die "7.2: no $pkg in sid's package lists"
+out=$APMU_CACHE/kernel-7.2-$(key)
+if [ -f "$out/.apmu-done" ]; then
+	apmu_log "7.2: reusing the prepared tree $out ($pkg $ver)"
+	echo "$out"
+	exit 0
+fi
+
+src=$APMU_CACHE/src/linux-$ver
+if [ ! -f "$src/Makefile" ]; then
+	download() {
+		(cd "$apt_dir/debs" && rm -f ./*.deb &&
+			apt-get "${apt_opts[@]}" download "$pkg=$ver" >"$apt_dir/download.log" 2>&1)
+	}
+	apmu_log "7.2: downloading $pkg $ver"
+	if ! download; then
+		# sid has moved on since the lists were fetched: refresh, work it out again
+		refresh
+		version || apmu_die "7.2: no $pkg in sid's package lists"
+		out=$APMU_CACHE/kernel-7.2-$(key)
+		src=$APMU_CACHE/src/linux-$ver
+		download || { tail -n 5 "$apt_dir/download.log" >&2
+			apmu_die "7.2: apt-get download $pkg failed ($apt_dir/download.log)"; }
+	fi
+	apmu_log "7.2: unpacking $pkg $ver into $src"
+	tmp=$(mktemp -d "$APMU_CACHE/src/unpack.XXXXXX")
+	dpkg-deb --fsys-tarfile "$apt_dir/debs/${pkg}_${ver//:/%3a}_all.deb" |
+		tar -x -C "$tmp" ./usr/src/$pkg.tar.xz
+	tar -xJf "$tmp/usr/src/$pkg.tar.xz" -C "$tmp"
+	rm -rf "$src"
+	mv "$tmp/$pkg" "$src"
+	rm -rf "$tmp" "$apt_dir"/debs/*.deb
+fi
+
+rm -rf "$out"
+mkdir -p "$out"
+apmu_log "7.2: configuring (allnoconfig + $(basename "$frag")) in $out"
+make -s -C "$src" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
+	KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
+# Every line of the fragment must hold, as for the test kernel (scripts/build-kernel.sh).
+bad=0
+while IFS= read -r line; do
+	case "$line" in
+	'# CONFIG_'*' is not set')
+		sym=${line#\# }
+		sym=${sym% is not set}
+		grep -q "^$sym=" "$out/.config" || continue ;;
+	''|'#'*) continue ;;
+	*) grep -qxF -- "$line" "$out/.config" && continue ;;
+	esac
+	echo "kconfig: not honoured: $line" >&2
+	bad=1
+done <"$frag"
+[ $bad -eq 0 ] || apmu_die "7.2: the config fragment does not apply to $pkg $ver"
+
+apmu_log "7.2: make modules_prepare ($(nproc) jobs)"
+make -s -C "$src" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j"$(nproc)" \
+	modules_prepare >"$out/prepare.log" 2>&1 ||
+	{ tail -n 30 "$out/prepare.log" >&2; apmu_die "7.2: modules_prepare failed ($out/prepare.log)"; }
+touch "$out/.apmu-done"
+# older prepared trees and sources of 7.2: the cache keeps the current one
+for old in "$APMU_CACHE"/kernel-7.2-*; do
+	[ "$old" = "$out" ] || [ ! -d "$old" ] || rm -rf "$old"
+done
+for old in "$APMU_CACHE"/src/linux-7.2.*; do
+	[ "$old" = "$src" ] || [ ! -d "$old" ] || rm -rf "$old"
+done
+apmu_log "7.2: prepared $out"
+echo "$out"
