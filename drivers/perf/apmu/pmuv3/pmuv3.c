@@ -464,25 +464,31 @@ static void pmuv3_stop(struct apmu_pmu *pmu)
  * @pmu: instance
  * @used: counter indexes in use on this CPU
  *
- * Only flags of counters in use are cleared (PMOVSCLR is W1C), once, before the counters
- * are read, so an overflow that happens while they are handled raises a new interrupt.
- * The low half of a CHAIN pair is among them (its wraps only carry into the high half,
- * the event's index), and the core finds no event there. When one was set, every counter
- * stops (pmuv3_stop(), inline: no second call from the handler), whose ISB also puts
- * the PMOVSCLR write in effect.
- * Return: the flags taken; 0 when none of ours had overflowed (nothing written).
+ * Every set flag is cleared (PMOVSCLR is W1C), once, before the counters are read, so an
+ * overflow that happens while they are handled raises a new interrupt. A flag of a
+ * counter nobody uses is cleared too, as in-tree does: left set with its PMINTEN bit, it
+ * would hold the level-sensitive PMU interrupt asserted and the CPU would take it again
+ * and again, IRQ_NONE each time (a PPI is not subject to the spurious-IRQ detector).
+ * The low half of a CHAIN pair is in @used (its wraps only carry into the high half,
+ * the event's index), and the core finds no event there. When one of ours was set,
+ * every counter stops (pmuv3_stop(), inline: no second call from the handler), whose
+ * ISB also puts the PMOVSCLR write in effect.
+ * Return: the flags of counters in @used taken; 0 when none of ours had overflowed.
  */
 static unsigned long pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned long *used)
 {
 	u64 ovs = read_pmovsclr() & to_pmuv3(&pmu->pmu)->cnt_mask;
 	u64 mine = 0;
 
+	if (!ovs)
+		return 0;
+	write_pmovsclr(ovs);
 	bitmap_to_arr64(&mine, used, APMU_PMUV3_NR_IDX);
 	ovs &= mine;
-	if (ovs) {
-		write_pmovsclr(ovs);
+	if (ovs)
 		pmuv3_stop(pmu);
-	}
+	else
+		isb();	/* the stale flag's interrupt request goes before the GIC EOI */
 	return ovs;
 }
 

@@ -261,9 +261,10 @@ static void a32_pmcr_lc0_lp0(struct kunit *test)
 
 /*
  * The 32-bit W1S/W1C registers (PMCNTENSET/CLR, PMINTENSET/CLR, PMOVSSET/PMOVSR): the
- * backend takes and clears only the overflow flags of its own counters, PMCCNTR's at C
- * (bit 31), and never writes bit 32 (F0, which AArch32 does not have: the model fails
- * the test on any such write); quiesce leaves nothing enabled or pending.
+ * backend takes the overflow flags of its own counters, PMCCNTR's at C (bit 31), clears
+ * every set flag (a stale one must not hold the interrupt asserted), and never writes
+ * bit 32 (F0, which AArch32 does not have: the model fails the test on any such write);
+ * quiesce leaves nothing enabled or pending.
  */
 static void a32_w1c_c_at_bit31(struct kunit *test)
 {
@@ -281,8 +282,8 @@ static void a32_w1c_c_at_bit31(struct kunit *test)
 	t->m.ovs = APMU_CNT_BIT_C | BIT(2) | BIT(0);
 	taken = pmuv3_take_overflows(&t->pv.pmu, used);
 	KUNIT_EXPECT_EQ(test, taken, APMU_CNT_BIT_C | BIT(2));
-	KUNIT_EXPECT_EQ(test, t->m.ovs, BIT(0));
-	t->m.ovs |= APMU_CNT_BIT_C;
+	KUNIT_EXPECT_EQ(test, t->m.ovs, 0);
+	t->m.ovs |= APMU_CNT_BIT_C | BIT(0);
 	pmuv3_disable(APMU_IDX_CYCLE, false);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(2));
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(2));
