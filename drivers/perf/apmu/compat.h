@@ -17,6 +17,7 @@
 #define __APMU_COMPAT_H__
 
 #include <linux/bitfield.h>
+#include <linux/cpu_pm.h>
 #include <linux/export.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
@@ -25,6 +26,7 @@
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
 #include <linux/platform_device.h>
+#include <linux/rcupdate.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
 #include <linux/stringify.h>
@@ -335,5 +337,19 @@ static inline u64 apmu_compat_config3(const struct perf_event_attr *attr)
  * Debian's 6.1.y; the KUnit module is built only where CONFIG_KUNIT is set (not in
  * Debian's configs).
  */
+
+/*
+ * cpu_pm_unregister_notifier() waits for the walks of cpu_pm_notify(), which run under
+ * rcu_read_lock() on the idling CPU (CPU_PM_EXIT), only in newer kernels (6.12's waits:
+ * "Wait for the rcu_read_lock() walkers"); an older one returns while a walk that loaded
+ * the notifier may still run it. apmu frees what its notifiers use right after
+ * unregistering, so it waits itself, on every kernel: a second grace period where the
+ * kernel already waited, at unload only. Remove once the oldest supported kernel waits.
+ */
+static inline void apmu_cpu_pm_unregister(struct notifier_block *nb)
+{
+	if (!cpu_pm_unregister_notifier(nb))
+		synchronize_rcu();
+}
 
 #endif /* __APMU_COMPAT_H__ */

@@ -263,7 +263,7 @@ static int apmu_probe(struct platform_device *pdev)
 	return 0;
 
 unregister_cpu_pm:
-	cpu_pm_unregister_notifier(&pmu->cpu_pm_nb);
+	apmu_cpu_pm_unregister(&pmu->cpu_pm_nb);
 remove_cpuhp:
 	cpuhp_state_remove_instance(apmu_hp_state, &pmu->node);
 free_irq:
@@ -280,7 +280,7 @@ static void apmu_remove(struct platform_device *pdev)
 	perf_pmu_unregister(&pmu->pmu);
 	if (!apmu_is_xscale(pdev))
 		apmu_nr_pmus--;
-	cpu_pm_unregister_notifier(&pmu->cpu_pm_nb);
+	apmu_cpu_pm_unregister(&pmu->cpu_pm_nb);
 	/* Runs apmu_cpu_offline() on every CPU: counters and interrupts off, flags clear */
 	cpuhp_state_remove_instance(apmu_hp_state, &pmu->node);
 	apmu_irq_free(pmu);

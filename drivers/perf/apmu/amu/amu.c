@@ -26,6 +26,7 @@
 #include <linux/smp.h>
 #include <kunit/visibility.h>
 
+#include "../compat.h"
 #include "amu.h"
 
 static enum cpuhp_state apmu_amu_hp_state;
@@ -558,7 +559,7 @@ int apmu_amu_register(struct apmu_amu *amu)
 	return 0;
 
 unregister_cpu_pm:
-	cpu_pm_unregister_notifier(&amu->cpu_pm_nb);
+	apmu_cpu_pm_unregister(&amu->cpu_pm_nb);
 remove_hp:
 	cpuhp_state_remove_instance(apmu_amu_hp_state, &amu->node);
 free_info:
@@ -575,11 +576,8 @@ void apmu_amu_unregister(struct apmu_amu *amu)
 {
 	/* no event is left on any CPU's list after this */
 	apmu_amu_pmu_unregister(amu);
-	/*
-	 * Waits for the notifier walks under rcu_read_lock() (cpu_pm_exit()) that may still
-	 * be in apmu_amu_cpu_pm_notify() (synchronize_rcu(), kernel/cpu_pm.c)
-	 */
-	cpu_pm_unregister_notifier(&amu->cpu_pm_nb);
+	/* waits for notifier walks still in apmu_amu_cpu_pm_notify() (compat.h) */
+	apmu_cpu_pm_unregister(&amu->cpu_pm_nb);
 	/* runs apmu_amu_cpu_offline() on each online CPU: every cpuN/amu goes */
 	cpuhp_state_remove_instance(apmu_amu_hp_state, &amu->node);
 	apmu_amu_free(amu);
