@@ -95,10 +95,12 @@ apmu_log "vm: booting with the in-tree driver active (log: $console2)"
 APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --no-apmu --log "$console2" --timeout 600 \
 	"$APMU_TOP/scripts/vm/intree-in-vm.sh" || vmrc=$?
 
-# Third boot: a heterogeneous device tree (two PMU nodes with per-CPU SPIs).
+# Third boot: a heterogeneous device tree (two PMU nodes with per-CPU SPIs), plus a
+# disabled PC-sample frame that apmu must not touch (hetero test 8).
 console3=$out/console-hetero.log
 apmu_log "vm: booting with two PMU nodes (log: $console3)"
-APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --log "$console3" --timeout 600 \
+APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero \
+	--dtb-extra "$APMU_TOP/scripts/vm/pcs-disabled.dts" --log "$console3" --timeout 600 \
 	"$APMU_TOP/scripts/vm/hetero-in-vm.sh" || vmrc=$?
 
 # Debian's own arm64 kernels, 6.1 and 6.12: build, then a boot of each, and 6.1 once more
