@@ -22,7 +22,9 @@
  * they are read only while the CPU is online and out of CPU PM, like the PMU frame.
  *
  * The debug frame is only read at EDPRSR and EDDEVARCH, and not claimed: the CoreSight
- * CPU debug driver may own it. Without one, the power state is what Linux knows (CPU
+ * CPU debug driver may own it. A read of EDPRSR clears its sticky bits (SPD, SR, SDR,
+ * SPMAD, SDAD, STAD): it is read only where the check before an access to the PMU frame
+ * needs it (once per sample, per sysfs access), never to poll. Without one, the power state is what Linux knows (CPU
  * online and not in a CPU PM low-power state) and the locks are taken as clear: Linux
  * clears the OS lock on every CPU it brings up and never sets the OS double lock.
  */
