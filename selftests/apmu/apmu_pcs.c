@@ -757,6 +757,7 @@ static int sample_stats(int type, void (*tweak)(struct perf_event_attr *), uint6
 }
 
 static void guest_excluded(struct perf_event_attr *a) { a->exclude_guest = 1; }
+static void every_100us(struct perf_event_attr *a) { a->sample_period = 100000; }
 
 /* The kernel runs at EL1 (nVHE): dmesg says where the CPUs started */
 static bool kernel_at_el1(void)
@@ -795,7 +796,7 @@ TEST(foreign_security_states_never_delivered)
 	ASSERT_EQ(0, wr(MODEL, 1, "seq2", val));
 	snprintf(val, sizeof(val), "%#llx", (unsigned long long)pmpcsr(cold, 0, 0, 1));
 	ASSERT_EQ(0, wr(MODEL, 1, "seq3", val));
-	i = sample_stats(type, NULL, cold, &st);
+	i = sample_stats(type, every_100us, cold, &st);
 	for (int j = 0; j < 4; j++) {
 		snprintf(f, sizeof(f), "seq%d", j);
 		wr(MODEL, 1, f, old[j]);
