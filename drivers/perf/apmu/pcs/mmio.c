@@ -24,9 +24,10 @@
  * The debug frame is only read at EDPRSR and EDDEVARCH, and not claimed: the CoreSight
  * CPU debug driver may own it. A read of EDPRSR clears its sticky bits (SPD, SR, SDR,
  * SPMAD, SDAD, STAD): it is read only where the check before an access to the PMU frame
- * needs it (once per sample, per sysfs access), never to poll. Without one, the power state is what Linux knows (CPU
- * online and not in a CPU PM low-power state) and the locks are taken as clear: Linux
- * clears the OS lock on every CPU it brings up and never sets the OS double lock.
+ * needs it (once per sample, per sysfs access), never to poll. Without a debug frame,
+ * the power state is what Linux knows (CPU online and not in a CPU PM low-power state)
+ * and the locks are taken as clear: Linux clears the OS lock on every CPU it brings up
+ * and never sets the OS double lock.
  */
 #include <linux/bitfield.h>
 #include <linux/io.h>
