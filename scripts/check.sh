@@ -105,10 +105,12 @@ apmu_log "vm: booting with the in-tree driver active (log: $console2)"
 APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --no-apmu --log "$console2" --timeout 600 \
 	"$APMU_TOP/scripts/vm/intree-in-vm.sh" || vmrc=$?
 
-# Third boot: a heterogeneous device tree (two PMU nodes with per-CPU SPIs).
+# Third boot: a heterogeneous device tree (two PMU nodes with per-CPU SPIs), plus a
+# disabled PC-sample frame that apmu must not touch (hetero test 8).
 console3=$out/console-hetero.log
 apmu_log "vm: booting with two PMU nodes (log: $console3)"
-APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero --log "$console3" --timeout 600 \
+APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero \
+	--dtb-extra "$APMU_TOP/scripts/vm/pcs-disabled.dts" --log "$console3" --timeout 600 \
 	"$APMU_TOP/scripts/vm/hetero-in-vm.sh" || vmrc=$?
 
 # apmu_fuzz, a perf_event fuzzer (scripts/vm/fuzz-in-vm.sh): the same fixed seeds on apmu,

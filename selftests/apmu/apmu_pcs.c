@@ -443,9 +443,20 @@ static void freq(struct perf_event_attr *a) { a->freq = 1; a->sample_freq = 1000
 static void sigtrap(struct perf_event_attr *a) { a->sigtrap = 1; a->remove_on_exec = 1; }
 static void inherit(struct perf_event_attr *a) { a->inherit = 1; }
 
+static uint64_t sample_type_extra;
+static void extra_type(struct perf_event_attr *a) { a->sample_type |= sample_type_extra; }
+static void excl_hv(struct perf_event_attr *a) { a->exclude_hv = 1; }
+
+static const uint64_t foreign_types[] = {
+	PERF_SAMPLE_CGROUP, PERF_SAMPLE_CODE_PAGE_SIZE, PERF_SAMPLE_DATA_PAGE_SIZE,
+	PERF_SAMPLE_WEIGHT, PERF_SAMPLE_WEIGHT_STRUCT, PERF_SAMPLE_RAW, PERF_SAMPLE_READ,
+	PERF_SAMPLE_TRANSACTION, PERF_SAMPLE_ADDR,
+};
+
 TEST(perf_event_open_errnos)
 {
 	int type = pcs_type(), fd;
+	unsigned int i;
 
 	NEED_UNITS();
 	ASSERT_LT(0, type);
@@ -459,6 +470,24 @@ TEST(perf_event_open_errnos)
 	EXPECT_EQ(-EINVAL, pcs_open(type, 1, -1, sigtrap));	/* perf core: no task */
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, sigtrap));	/* apmu_pcs */
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, inherit));	/* per task */
+	/* filled at delivery from CPU N's task or registers, or not in a PC sample */
+	for (i = 0; i < sizeof(foreign_types) / sizeof(foreign_types[0]); i++) {
+		sample_type_extra = foreign_types[i];
+		fd = pcs_open(type, 1, -1, extra_type);
+		/* perf core refuses CGROUP itself (EINVAL) without CONFIG_CGROUP_PERF */
+		if (foreign_types[i] == PERF_SAMPLE_CGROUP && fd == -EINVAL)
+			continue;
+		EXPECT_EQ(-EOPNOTSUPP, fd)
+			TH_LOG("sample_type bit %#llx: %d",
+			       (unsigned long long)foreign_types[i], fd);
+		if (fd >= 0)
+			close(fd);
+	}
+	/* honoured: no hypervisor sample is ever delivered */
+	fd = pcs_open(type, 1, -1, excl_hv);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
 	fd = pcs_open(type, 1, -1, inherit);	/* perf record -C sets it: ignored */
 	EXPECT_LE(0, fd);
 	if (fd >= 0)
@@ -500,8 +529,8 @@ TEST(event_survives_pm_cycle)
 	ASSERT_EQ(0, rd(PCS, 1, "enable", buf, sizeof(buf)));
 	EXPECT_STREQ("1", buf);
 	/* the reader's reads are valid samples: the model counts reads of the context too */
-	s0 = model_counter(1, "samples");
 	w0 = model_counter(1, "reads");
+	s0 = model_counter(1, "samples");
 	usleep(100000);
 	s1 = model_counter(1, "samples");
 	w1 = model_counter(1, "reads");
@@ -509,11 +538,63 @@ TEST(event_survives_pm_cycle)
 	EXPECT_LT(s0, s1);
 	/*
 	 * A valid sample reads PMPCSR[31:0], [63:32] and two context registers, "no valid
-	 * sample" only PMPCSR[31:0]; a sample in flight between the counters' reads may
-	 * be counted in one and not the other (the 4).
+	 * sample" only PMPCSR[31:0]. The samples are counted inside the reads' window
+	 * (reads first at the start, last at the end: the reader samples every 10 us,
+	 * faster than two debugfs reads), so only a sample in flight at the end may have
+	 * its PMPCSR[31:0] read counted without the other three (the 4).
 	 */
 	EXPECT_GE(w1 - w0 + 4, 4 * (s1 - s0));
 	close(fd);
+}
+
+/*
+ * Unit removal racing with CPU 1's CPU PM notifier (the real cpu_pm_enter()/cpu_pm_exit(),
+ * looped by the test module on CPU 1): once apmu_pcs_unit_remove() returns, apmu must not
+ * touch the unit (on hardware it is freed and its frame unmapped next). The test module
+ * marks the model gone as soon as removal returns and counts any later access; each
+ * CPU_PM_EXIT writes PMPCSCTL.EN again (enable=1), after a slow EDPRSR read.
+ */
+TEST(unit_remove_races_cpu_pm)
+{
+	int ret;
+
+	NEED_UNITS();
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	ret = wr(MODEL, 1, "remove_race", "20");
+	if (ret == -EOPNOTSUPP || ret == -ENOENT)
+		SKIP(return, "no CONFIG_CPU_PM, or a test module without remove_race");
+	EXPECT_EQ(0, ret);
+	/* the unit is back, its files too */
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+}
+
+/*
+ * Root's enable=0 and sample_on_snapshot=1 refuse new events at perf_event_open() with
+ * EBUSY (add() refusing them would leave the event silently inactive). An event opened
+ * before root's enable=0 is added all the same and samples nothing.
+ */
+TEST(suspended_sampling_refused_at_open)
+{
+	int type = pcs_type(), fd;
+
+	NEED_UNITS();
+	ASSERT_LT(0, type);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "0"));
+	fd = pcs_open(type, 1, -1, enabled);
+	EXPECT_EQ(-EBUSY, fd);
+	if (fd >= 0)
+		close(fd);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	ASSERT_EQ(0, wr(PCS, 1, "sample_on_snapshot", "1"));
+	fd = pcs_open(type, 1, -1, enabled);
+	EXPECT_EQ(-EBUSY, fd);
+	if (fd >= 0)
+		close(fd);
+	ASSERT_EQ(0, wr(PCS, 1, "sample_on_snapshot", "0"));
+	fd = pcs_open(type, 1, -1, enabled);
+	EXPECT_LE(0, fd);
+	if (fd >= 0)
+		close(fd);
 }
 
 /*
@@ -622,6 +703,203 @@ static int sample_tid(int type, const char *cid, uint32_t *pid, uint32_t *tid)
 	munmap(pc, len);
 	close(fd);
 	return ret;
+}
+
+/* PMPCSR: PCSample [55:0], NSE 59, EL [62:61], NS 63 */
+static uint64_t pmpcsr(uint64_t pc, unsigned int el, int ns, int nse)
+{
+	return (pc & ((1ULL << 56) - 1)) | (uint64_t)nse << 59 | (uint64_t)el << 61 |
+	       (uint64_t)ns << 63;
+}
+
+/* What 50 ms of sampling CPU 1 delivered */
+struct pcs_stats {
+	long samples;		/* PERF_RECORD_SAMPLE */
+	long at_ip;		/* of them, at the IP asked about */
+	uint32_t pid;		/* of the first sample */
+};
+
+static int sample_stats(int type, void (*tweak)(struct perf_event_attr *), uint64_t ip,
+			struct pcs_stats *st)
+{
+	size_t len = (PCS_RING_PAGES + 1) * getpagesize();
+	struct perf_event_mmap_page *pc;
+	struct pcs_rec *r;
+	uint64_t head, off;
+	char *data;
+	int fd;
+
+	memset(st, 0, sizeof(*st));
+	fd = pcs_open(type, 1, -1, tweak);
+	if (fd < 0)
+		return fd;
+	pc = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (pc == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	data = (char *)pc + getpagesize();
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	usleep(50000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	for (off = 0; off + sizeof(*r) <= head; off += r->h.size) {
+		r = (struct pcs_rec *)(data + off);
+		if (!r->h.size)
+			break;
+		if (r->h.type != PERF_RECORD_SAMPLE)
+			continue;
+		if (!st->samples++)
+			st->pid = r->pid;
+		st->at_ip += r->ip == ip;
+	}
+	munmap(pc, len);
+	close(fd);
+	return 0;
+}
+
+static void guest_excluded(struct perf_event_attr *a) { a->exclude_guest = 1; }
+static void every_100us(struct perf_event_attr *a) { a->sample_period = 100000; }
+static void every_10us(struct perf_event_attr *a) { a->sample_period = 10000; }
+
+/* The kernel runs at EL1 (nVHE): dmesg says where the CPUs started */
+static bool kernel_at_el1(void)
+{
+	return !system("dmesg | grep -q 'CPU(s) started at EL1'");
+}
+
+/*
+ * Samples of other Security states and of EL3 never reach perf users: the model's
+ * sequence has one Non-secure EL1 sample (msleep) and three others at
+ * msleep_interruptible - Secure EL3 (firmware), Realm EL1 (a CCA realm), Root EL0 - and
+ * only msleep may show up. (PMPCSR returns them wherever the external authentication
+ * allows non-invasive debug of those states.)
+ */
+TEST(foreign_security_states_never_delivered)
+{
+	uint64_t hot = ksym("msleep"), cold = ksym("msleep_interruptible");
+	char old[4][32], val[32], f[8];
+	struct pcs_stats st;
+	int type = pcs_type(), i;
+
+	NEED_UNITS();
+	ASSERT_LT(0, type);
+	ASSERT_NE(0, hot);
+	ASSERT_NE(0, cold);
+	for (i = 0; i < 4; i++) {
+		snprintf(f, sizeof(f), "seq%d", i);
+		ASSERT_EQ(0, rd(MODEL, 1, f, old[i], sizeof(old[i])));
+	}
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	snprintf(val, sizeof(val), "%#llx", (unsigned long long)pmpcsr(hot, 1, 1, 0));
+	ASSERT_EQ(0, wr(MODEL, 1, "seq0", val));
+	snprintf(val, sizeof(val), "%#llx", (unsigned long long)pmpcsr(cold, 3, 0, 0));
+	ASSERT_EQ(0, wr(MODEL, 1, "seq1", val));
+	snprintf(val, sizeof(val), "%#llx", (unsigned long long)pmpcsr(cold, 1, 1, 1));
+	ASSERT_EQ(0, wr(MODEL, 1, "seq2", val));
+	snprintf(val, sizeof(val), "%#llx", (unsigned long long)pmpcsr(cold, 0, 0, 1));
+	ASSERT_EQ(0, wr(MODEL, 1, "seq3", val));
+	i = sample_stats(type, every_100us, cold, &st);
+	for (int j = 0; j < 4; j++) {
+		snprintf(f, sizeof(f), "seq%d", j);
+		wr(MODEL, 1, f, old[j]);
+	}
+	ASSERT_EQ(0, i);
+	TH_LOG("%ld samples, %ld of them Secure, Realm or Root", st.samples, st.at_ip);
+	EXPECT_LT(0, st.samples);
+	EXPECT_EQ(0, st.at_ip);
+}
+
+/*
+ * Samples apmu drops are reported: CPU 1 idle (it delivers at its rare ticks), sampled
+ * every 10 us for 200 ms, fills the 4096-entry ring (load permitting); what it could not
+ * hold, and the rest of a batch perf throttled, come as PERF_RECORD_LOST_SAMPLES (apmu
+ * resolves perf_log_lost_samples() on the test kernel).
+ */
+TEST(lost_samples_reported)
+{
+	size_t len = (128 + 1) * getpagesize();
+	struct perf_event_header *h;
+	struct perf_event_mmap_page *pc;
+	unsigned long r0, reads;
+	long samples = 0, lost = 0;
+	uint64_t head, off;
+	int type = pcs_type(), fd;
+	cpu_set_t set;
+	char *data;
+
+	NEED_UNITS();
+	ASSERT_LT(0, type);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(set), &set));
+	fd = pcs_open(type, 1, -1, every_10us);
+	ASSERT_LE(0, fd);
+	pc = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	ASSERT_NE(MAP_FAILED, pc);
+	data = (char *)pc + getpagesize();
+	r0 = model_counter(1, "samples");
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	usleep(200000);
+	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+	reads = model_counter(1, "samples") - r0;
+	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
+	for (off = 0; off + sizeof(*h) <= head && off < len - getpagesize(); off += h->size) {
+		h = (struct perf_event_header *)(data + off);
+		if (!h->size)
+			break;
+		if (h->type == PERF_RECORD_SAMPLE)
+			samples++;
+		else if (h->type == PERF_RECORD_LOST_SAMPLES)
+			lost += *(uint64_t *)(h + 1);
+	}
+	munmap(pc, len);
+	close(fd);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	CPU_SET(1, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	TH_LOG("%lu reads, %ld samples delivered, %ld reported lost", reads, samples, lost);
+	/*
+	 * Every valid read is either delivered or reported lost (give or take one in
+	 * flight at the removal); how many the reader manages depends on the host's load.
+	 */
+	EXPECT_GE(samples + lost + 4, (long)reads);
+	EXPECT_GE((long)reads + 4, samples + lost);
+}
+
+/*
+ * A KVM guest's samples on a host kernel at EL1 (nVHE): the VMID is not 0 (KVM runs the
+ * host with VMID 0). With exclude_guest (perf's default) none is delivered; without it
+ * they are, but the guest's CONTEXTIDR_EL1 (here 1) must not name a host task: no TID.
+ */
+TEST(guest_samples_nvhe)
+{
+	struct pcs_stats st;
+	int type = pcs_type(), r1, r2;
+	struct pcs_stats st0;
+
+	NEED_UNITS();
+	ASSERT_LT(0, type);
+	if (!kernel_at_el1())
+		SKIP(return, "the kernel runs at EL2: VMIDs are not sampled (block 1)");
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	ASSERT_EQ(0, wr(MODEL, 1, "vmid", "5"));
+	r1 = sample_stats(type, guest_excluded, 0, &st);
+	r2 = sample_stats(type, NULL, 0, &st0);
+	wr(MODEL, 1, "vmid", "0");
+	ASSERT_EQ(0, r1);
+	ASSERT_EQ(0, r2);
+	TH_LOG("VMID 5: %ld samples with exclude_guest, %ld without (first pid %d)",
+	       st.samples, st0.samples, (int)st0.pid);
+	EXPECT_EQ(0, st.samples);
+	EXPECT_LT(0, st0.samples);
+	EXPECT_EQ((uint32_t)-1, st0.pid);
+	/* the host's own samples (VMID 0) keep their task */
+	ASSERT_EQ(0, sample_stats(type, guest_excluded, 0, &st));
+	EXPECT_LT(0, st.samples);
+	EXPECT_EQ(1, st.pid);
 }
 
 /*
@@ -991,6 +1269,17 @@ TEST_F_TIMEOUT(rec, perf_record_fixed_period_throttled, 120)
 	EXPECT_GE(run.span, 2.0);
 	EXPECT_GE(rate, 250);
 	EXPECT_LE(rate, 1100);
+	/*
+	 * The reader's own work follows perf's limit too, not the 5000 per second asked
+	 * for: once throttled it slows to what perf takes per tick, and its timer stops
+	 * while the event is throttled. Its external reads (the model's count) and CPU 0's
+	 * timer interrupts (its tick, at CPU 1's baseline rate, plus the reader's
+	 * callbacks) stay within 1.5 times the limit over the sampled span.
+	 */
+	TH_LOG("reader: %.0f reads per second sampled", run.reads / run.span);
+	EXPECT_LE(run.reads, (unsigned long)(1500 * run.span) + 200);
+	EXPECT_LE(run.timer[0],
+		  (unsigned long)(run.tick1 * run.elapsed + 1500 * run.span) + 500);
 }
 
 static void period_10ms(struct perf_event_attr *a)
@@ -1095,6 +1384,39 @@ TEST(ioc_period_honoured)
 	waitpid(spin, NULL, 0);
 	EXPECT_EQ(0, write_str(TIME_PCT, old_pct));
 	EXPECT_EQ(0, write_str(MAX_RATE, old_rate));
+}
+
+/*
+ * What interrupts CPU N: an event open and enabled on CPU 1 while root has suspended
+ * sampling (opened before root's enable=0) is on CPU 1 and samples nothing; it must not
+ * make perf rotate CPU 1's context from its multiplexing hrtimer every jiffy (what a
+ * failing add() does). CPU 1 idle: its timer interrupts stay at their idle rate.
+ */
+TEST_F_TIMEOUT(rec, suspended_event_does_not_interrupt_cpu1, 60)
+{
+	unsigned long t0[2], t1[2], t2[2];
+	int type = pcs_type(), fd;
+	double base, during;
+
+	NEED_UNITS();
+	ASSERT_LT(0, type);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	fd = pcs_open(type, 1, -1, NULL);
+	ASSERT_LE(0, fd);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "0"));
+	ASSERT_EQ(0, irq_counts("arch_timer", t0));
+	usleep(1000000);
+	ASSERT_EQ(0, irq_counts("arch_timer", t1));
+	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
+	usleep(1000000);
+	ASSERT_EQ(0, irq_counts("arch_timer", t2));
+	close(fd);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	base = t1[1] - t0[1];
+	during = t2[1] - t1[1];
+	TH_LOG("cpu1 arch_timer: %.0f/s idle, %.0f/s with the suspended event enabled",
+	       base, during);
+	EXPECT_LE(during, base * 1.5 + 25);
 }
 
 TEST(no_violations)

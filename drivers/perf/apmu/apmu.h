@@ -206,9 +206,21 @@ void apmu_irq_cpu_offline(struct apmu_pmu *pmu, unsigned int cpu);
 typedef int (*apmu_overflow_fn)(struct perf_event *event, struct perf_sample_data *data,
 				struct pt_regs *regs);
 typedef void (*apmu_took_fn)(u64 sample_len_ns);
+typedef void (*apmu_lost_fn)(struct perf_event *event, u64 lost);
 extern apmu_overflow_fn apmu_overflow;
 extern apmu_took_fn apmu_took;
+extern apmu_lost_fn apmu_lost;
 bool apmu_overflow_init(void);
+
+/*
+ * Tell the event's reader that @lost samples were dropped (PERF_RECORD_LOST_SAMPLES,
+ * perf_log_lost_samples()), when that could be resolved (overflow.c); else nothing.
+ */
+static inline void apmu_lost_samples(struct perf_event *event, u64 lost)
+{
+	if (lost && apmu_lost)
+		apmu_lost(event, lost);
+}
 
 /* Can sampling events be delivered? */
 static inline bool apmu_can_sample(void)

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu: reaching the two perf core functions a sampling PMU driver needs:
+ * apmu: reaching the perf core functions a sampling PMU driver needs:
  *  - perf_event_overflow(), which delivers a sample (and says when to throttle);
  *  - perf_sample_event_took(), which feeds the time spent in the overflow handler to
  *    perf's CPU-time limit (kernel.perf_cpu_time_max_percent): without it, short periods
  *    can keep a CPU in the handler (seen on QEMU with a 5000-cycle period on both CPUs).
+ *  - optionally perf_log_lost_samples() (PERF_RECORD_LOST_SAMPLES), for the samples the
+ *    apmu_pcs PMU drops (pcs/pmu.c): looked up the same way (never exported, so without
+ *    the lookup apmu_lost is NULL and those drops go unreported).
  *
- * Linux 6.12 exports neither to modules. Where the kernel does (the build finds them in
+ * Linux 6.12 exports none of them to modules. Where the kernel does (the build finds them in
  * Module.symvers and defines APMU_OVERFLOW_EXPORTED), apmu calls them directly. Otherwise
  * their addresses are looked up once at load with a kprobe (register_kprobe() resolves a
  * symbol name; the probe is removed at once and never fires). When that fails (no
@@ -26,12 +29,14 @@ MODULE_PARM_DESC(sampling,
 
 apmu_overflow_fn apmu_overflow __read_mostly;
 apmu_took_fn apmu_took __read_mostly;
+apmu_lost_fn apmu_lost __read_mostly;
 
 #ifdef APMU_OVERFLOW_EXPORTED
 static void apmu_overflow_lookup(void)
 {
 	apmu_overflow = perf_event_overflow;
 	apmu_took = perf_sample_event_took;
+	apmu_lost = apmu_compat_lookup("perf_log_lost_samples");
 }
 #else
 /* compat.h: NULL where the symbol cannot be resolved (or without CONFIG_KPROBES) */
@@ -39,6 +44,7 @@ static void apmu_overflow_lookup(void)
 {
 	apmu_overflow = apmu_compat_lookup("perf_event_overflow");
 	apmu_took = apmu_compat_lookup("perf_sample_event_took");
+	apmu_lost = apmu_compat_lookup("perf_log_lost_samples");
 }
 #endif
 
@@ -58,6 +64,7 @@ bool apmu_overflow_init(void)
 		pr_notice("apmu: perf_event_overflow()/perf_sample_event_took() cannot be resolved: counting only, sampling events are refused\n");
 		apmu_overflow = NULL;
 		apmu_took = NULL;
+		apmu_lost = NULL;
 	}
 	return apmu_overflow;
 }

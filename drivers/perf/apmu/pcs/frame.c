@@ -291,17 +291,16 @@ int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on)
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_enable);
 
 /**
- * apmu_pcs_events_get() - a perf event starts sampling the unit (add())
+ * apmu_pcs_events_refused() - may a new perf event sample the unit? (event_init)
  * @u: the unit
  *
- * The first event resumes sampling (PMPCSCTL.EN) when it is suspended, and the last one
- * (apmu_pcs_events_put()) suspends it again: EN is counted across events. An event is
- * refused while root has suspended sampling through sysfs, and while sample on snapshot
- * (SS) is set: PMPCSR would then repeat the last snapshot at every read.
+ * An event is refused while root has suspended sampling through sysfs (enable = 0), and
+ * while sample on snapshot (SS) is set: PMPCSR would then repeat the last snapshot at
+ * every read.
  *
  * Return: 0 or -EBUSY.
  */
-int apmu_pcs_events_get(struct apmu_pcs_unit *u)
+int apmu_pcs_events_refused(struct apmu_pcs_unit *u)
 {
 	unsigned long flags;
 	int ret = 0;
@@ -314,15 +313,35 @@ int apmu_pcs_events_get(struct apmu_pcs_unit *u)
 	} else if (u->ctl & APMU_PMPCSCTL_SS) {
 		pr_debug("apmu_pcs: cpu%d: sample_on_snapshot=1: event refused\n", u->cpu);
 		ret = -EBUSY;
-	} else if (!u->active && u->imp && !(u->ctl & APMU_PMPCSCTL_EN)) {
+	}
+	raw_spin_unlock_irqrestore(&u->lock, flags);
+	return ret;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_refused);
+
+/**
+ * apmu_pcs_events_get() - a perf event starts sampling the unit (add())
+ * @u: the unit
+ *
+ * The first event resumes sampling (PMPCSCTL.EN) when it is suspended, and the last one
+ * (apmu_pcs_events_put()) suspends it again: EN is counted across events. It never
+ * fails (a failed add() would make perf rotate CPU N's context every jiffy): an event
+ * opened before root suspended sampling or set SS is added, and samples nothing
+ * meanwhile (EN stays as root wrote it; pcs_produce() ignores snapshots).
+ */
+void apmu_pcs_events_get(struct apmu_pcs_unit *u)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&u->lock, flags);
+	if (!u->active && u->imp && !u->root_off && !(u->ctl & APMU_PMPCSCTL_SS) &&
+	    !(u->ctl & APMU_PMPCSCTL_EN)) {
 		/* wanted now; written now if the frame answers, else when the core is back */
 		pcs_update_ctl(u, APMU_PMPCSCTL_EN, APMU_PMPCSCTL_EN, !apmu_pcs_check(u));
 		u->ev_en = true;
 	}
-	if (!ret)
-		u->active++;
+	u->active++;
 	raw_spin_unlock_irqrestore(&u->lock, flags);
-	return ret;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_get);
 

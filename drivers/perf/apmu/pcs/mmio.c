@@ -22,9 +22,12 @@
  * they are read only while the CPU is online and out of CPU PM, like the PMU frame.
  *
  * The debug frame is only read at EDPRSR and EDDEVARCH, and not claimed: the CoreSight
- * CPU debug driver may own it. Without one, the power state is what Linux knows (CPU
- * online and not in a CPU PM low-power state) and the locks are taken as clear: Linux
- * clears the OS lock on every CPU it brings up and never sets the OS double lock.
+ * CPU debug driver may own it. A read of EDPRSR clears its sticky bits (SPD, SR, SDR,
+ * SPMAD, SDAD, STAD): it is read only where the check before an access to the PMU frame
+ * needs it (once per sample, per sysfs access), never to poll. Without a debug frame,
+ * the power state is what Linux knows (CPU online and not in a CPU PM low-power state)
+ * and the locks are taken as clear: Linux clears the OS lock on every CPU it brings up
+ * and never sets the OS double lock.
  */
 #include <linux/bitfield.h>
 #include <linux/io.h>
@@ -166,7 +169,11 @@ static bool pcs_reserved_memory(phys_addr_t pa)
 	return hit;
 }
 
-/* Does a device tree node's reg, other than memory's, cover the 4 KiB frame at @pa? */
+/*
+ * Does a device tree node's reg, other than memory's, cover the 4 KiB frame at @pa? Only
+ * an available node's (status absent, "okay" or "ok"): "disabled" is how a board says
+ * "do not touch" (a Secure-only device, a core not fitted), and a read there aborts.
+ */
 static bool pcs_described(phys_addr_t pa)
 {
 	struct device_node *np;
@@ -175,7 +182,8 @@ static bool pcs_described(phys_addr_t pa)
 
 	for (np = of_find_all_nodes(NULL); np; np = of_find_all_nodes(np)) {
 		/* memory and carve-outs of it describe no device */
-		if (of_node_is_type(np, "memory") || pcs_in_reserved_memory_node(np))
+		if (of_node_is_type(np, "memory") || pcs_in_reserved_memory_node(np) ||
+		    !of_device_is_available(np))
 			continue;
 		for (i = 0; !of_address_to_resource(np, i, &r); i++) {
 			if (r.start <= pa && pa + APMU_PCS_FRAME_SIZE - 1 <= r.end) {
@@ -322,28 +330,61 @@ refuse:
 	pr_warn("apmu_pcs: cpu%d frame %pa (%s): %s: refused\n", cpu, &pa, src, why);
 }
 
+/*
+ * A frame of the device tree: reg entry @i of @np, at least the 4 KiB that are mapped
+ * (a smaller region describes less than the driver would claim and read).
+ */
+static const char *pcs_dt_frame(struct device_node *np, int i, struct resource *r)
+{
+	if (i < 0 || of_address_to_resource(np, i, r))
+		return "missing in reg";
+	if (resource_size(r) < APMU_PCS_FRAME_SIZE)
+		return "smaller than 4 KiB";
+	return NULL;
+}
+
 static void pcs_probe_dt(void)
 {
 	struct device_node *np, *cpun;
 	struct resource r, d;
-	int cpu, i;
+	const char *why;
+	int cpu, n;
 
 	for_each_compatible_node(np, NULL, "arm,pc-sample-pmu") {
+		/* "disabled": the board says the frames must not be touched (reads abort) */
+		if (!of_device_is_available(np)) {
+			pr_debug("apmu_pcs: %pOF: disabled: not probed\n", np);
+			continue;
+		}
 		cpun = of_parse_phandle(np, "cpu", 0);
 		cpu = cpun ? of_cpu_node_to_id(cpun) : -ENODEV;
 		of_node_put(cpun);
-		i = of_property_match_string(np, "reg-names", "pmu");
-		if (of_address_to_resource(np, i < 0 ? 0 : i, &r)) {
-			pr_warn("apmu_pcs: %pOF: no PMU frame in reg: refused\n", np);
+		for (n = 0; !of_address_to_resource(np, n, &r); n++)
+			;
+		/* two regions name their roles (the binding): never guess which is which */
+		if (n > 1 && of_property_match_string(np, "reg-names", "pmu") < 0) {
+			pr_warn("apmu_pcs: %pOF: two reg regions without reg-names: refused\n", np);
+			continue;
+		}
+		why = pcs_dt_frame(np, n > 1 ? of_property_match_string(np, "reg-names", "pmu") : 0,
+				   &r);
+		if (why) {
+			pr_warn("apmu_pcs: %pOF: PMU frame %s: refused\n", np, why);
 			continue;
 		}
 		if (cpu < 0) {
 			pr_warn("apmu_pcs: %pOF: cpu does not name a CPU: refused\n", np);
 			continue;
 		}
-		i = of_property_match_string(np, "reg-names", "debug");
-		if (i < 0 || of_address_to_resource(np, i, &d))
-			d.start = 0;
+		d.start = 0;
+		if (n > 1) {
+			why = pcs_dt_frame(np, of_property_match_string(np, "reg-names", "debug"),
+					   &d);
+			if (why) {
+				pr_warn("apmu_pcs: %pOF: debug frame %s: refused\n", np, why);
+				continue;
+			}
+		}
 		pcs_mmio_add(cpu, r.start, d.start, false, "device tree");
 	}
 }

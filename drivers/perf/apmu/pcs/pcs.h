@@ -10,6 +10,7 @@
 #ifndef __APMU_PCS_H
 #define __APMU_PCS_H
 
+#include <linux/bits.h>
 #include <linux/spinlock.h>
 #include <linux/types.h>
 
@@ -107,8 +108,8 @@ struct apmu_pcs_sample {
  * @active: perf events between add() and del() (under @lock)
  * @ev_en: the events set PMPCSCTL.EN (when @active went 0 -> 1) and clear it again
  *	when it goes 1 -> 0, unless root has written enable since (under @lock)
- * @root_off: root suspended sampling through sysfs (enable = 0): events are refused
- *	until root resumes it (under @lock)
+ * @root_off: root suspended sampling through sysfs (enable = 0): new events are refused
+ *	until root resumes it, events already open sample nothing (under @lock)
  * @ready: identified: perf events may use the unit (set under apmu_pcs_units_lock)
  * @sysfs: the pcsample/ group is registered
  */
@@ -146,7 +147,8 @@ void apmu_pcs_wake(struct apmu_pcs_unit *u);
 int apmu_pcs_get_ctl(struct apmu_pcs_unit *u, bool *en, bool *ss);
 int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on);
 int apmu_pcs_set_snapshot(struct apmu_pcs_unit *u, bool on);
-int apmu_pcs_events_get(struct apmu_pcs_unit *u);
+int apmu_pcs_events_refused(struct apmu_pcs_unit *u);
+void apmu_pcs_events_get(struct apmu_pcs_unit *u);
 void apmu_pcs_events_put(struct apmu_pcs_unit *u);
 int apmu_pcs_read_sample(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s);
 int apmu_pcs_read_sample_locked(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s);
@@ -170,6 +172,26 @@ static inline void apmu_pcs_exit(void) { }
 #endif
 
 /* pmu.c: the apmu_pcs perf PMU */
+#define APMU_PCS_HOST_VHE	BIT(0)	/* the kernel runs at EL2 */
+#define APMU_PCS_HOST_PKVM	BIT(1)	/* protected KVM: EL2 is not the host's */
+
+/**
+ * enum apmu_pcs_verdict - what apmu_pcs does with a valid sample
+ * @APMU_PCS_DROP: never delivered: another Security state, EL3, or a hypervisor's EL2
+ * @APMU_PCS_HOST: the host's (kernel or user)
+ * @APMU_PCS_GUEST: a KVM guest's: dropped under exclude_guest, else delivered without
+ *	a task when its context ID is the guest's
+ */
+enum apmu_pcs_verdict {
+	APMU_PCS_DROP,
+	APMU_PCS_HOST,
+	APMU_PCS_GUEST,
+};
+
+#if IS_ENABLED(CONFIG_KUNIT)
+enum apmu_pcs_verdict apmu_pcs_classify(const struct apmu_pcs_sample *s, unsigned int host,
+					bool vcpu);
+#endif
 int apmu_pcs_pmu_register(void);
 void apmu_pcs_pmu_unregister(void);
 int apmu_pcs_reader_cpu(int target);

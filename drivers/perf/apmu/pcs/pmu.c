@@ -41,6 +41,7 @@
 #include <linux/timer.h>
 #include <asm/ptrace.h>
 #include <asm/virt.h>
+#include <kunit/visibility.h>
 
 #include "../apmu.h"
 #include "../compat.h"
@@ -92,6 +93,13 @@ struct apmu_pcs_rec {
  * @flush: delivers the ring on the target CPU at each of its ticks (deferrable, pinned)
  * @active: between add() and del(): @timer and @flush run (written on the target CPU)
  * @stopped: between stop() and start(): nothing is produced
+ * @parked: the reader's timer stopped itself because the event was stopped (throttled,
+ *	or stop()): start() sends it going again. Taken with xchg() by exactly one of the
+ *	two, so the timer neither runs while stopped nor stays parked once started
+ * @lost: samples dropped on the reader (ring full), for PERF_RECORD_LOST_SAMPLES
+ * @min_ns: the shortest interval perf's sample limit allows, learnt when perf throttled
+ *	the event (a tick's worth of samples over the number perf took in that tick; 0
+ *	before any throttling): the reader never samples faster, whatever the period
  * @node: in pcs_active between add() and del()
  * @head: ring entries produced (reader)
  * @tail: ring entries consumed (target CPU)
@@ -109,6 +117,9 @@ struct apmu_pcs_event {
 	struct timer_list flush;
 	bool active;
 	bool stopped;
+	int parked;
+	atomic_long_t lost;
+	u64 min_ns;
 	struct list_head node;
 	unsigned int head;
 	unsigned int tail;
@@ -214,10 +225,21 @@ static void pcs_event_destroy(struct perf_event *event)
 	kvfree(pe);
 }
 
+/*
+ * What perf would fill at delivery, on CPU N at its tick, from that moment's task,
+ * registers or counters, not from the sampled context: its registers and stack, the
+ * cgroup, page sizes of the task running at delivery, a group read, and what a PC sample
+ * does not have (an address, weights, raw data, transactions, branches).
+ */
 #define APMU_PCS_NO_SAMPLE_TYPES (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | \
 				  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | \
 				  PERF_SAMPLE_BRANCH_STACK | PERF_SAMPLE_ADDR | \
-				  PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_DATA_SRC)
+				  PERF_SAMPLE_PHYS_ADDR | PERF_SAMPLE_DATA_SRC | \
+				  PERF_SAMPLE_CGROUP | PERF_SAMPLE_CODE_PAGE_SIZE | \
+				  PERF_SAMPLE_DATA_PAGE_SIZE | PERF_SAMPLE_WEIGHT | \
+				  PERF_SAMPLE_WEIGHT_STRUCT | PERF_SAMPLE_RAW | \
+				  PERF_SAMPLE_READ | PERF_SAMPLE_TRANSACTION | \
+				  PERF_SAMPLE_AUX)
 
 static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer);
 static void pcs_kick(void *info);
@@ -272,13 +294,18 @@ static int pcs_event_init(struct perf_event *event)
 		pr_debug("apmu_pcs: counting events refused: apmu_pcs only samples\n");
 		return -EOPNOTSUPP;
 	}
-	if (attr->exclude_user || attr->exclude_kernel || attr->exclude_hv ||
-	    attr->exclude_idle || attr->exclude_host) {
-		pr_debug("apmu_pcs: exclude_* refused: PMPCSR cannot filter\n");
+	/*
+	 * exclude_hv is honoured by what is delivered anyway: no hypervisor sample ever is
+	 * (apmu_pcs_classify(); under VHE EL2 is the kernel, whose exclusion is
+	 * exclude_kernel, as arm_pmuv3 ignores exclude_hv there).
+	 */
+	if (attr->exclude_user || attr->exclude_kernel || attr->exclude_idle ||
+	    attr->exclude_host) {
+		pr_debug("apmu_pcs: exclude_user/kernel/idle/host refused: PMPCSR cannot filter\n");
 		return -EOPNOTSUPP;
 	}
 	if (attr->sample_type & APMU_PCS_NO_SAMPLE_TYPES) {
-		pr_debug("apmu_pcs: sample_type %#llx refused: only IP, TID, TIME, CPU, PERIOD and IDs\n",
+		pr_debug("apmu_pcs: sample_type %#llx refused: only IP, TID, TIME, CPU, PERIOD, ID, STREAM_ID and IDENTIFIER\n",
 			 attr->sample_type);
 		return -EOPNOTSUPP;
 	}
@@ -304,7 +331,17 @@ static int pcs_event_init(struct perf_event *event)
 		pr_debug("apmu_pcs: cpu%d has no PC-sampling frame\n", event->cpu);
 		return -ENODEV;
 	}
-	pe = kvzalloc(sizeof(*pe), GFP_KERNEL);
+	/*
+	 * Refused now rather than by add(): an add() that fails leaves the event inactive
+	 * (the errno never reaches the user) and makes perf's multiplexing hrtimer rotate
+	 * CPU N's context every jiffy, interrupting the CPU apmu_pcs promises to leave alone.
+	 */
+	if (apmu_pcs_events_refused(u)) {
+		apmu_pcs_unit_put(u);
+		return -EBUSY;
+	}
+	/* the ring is the opener's memory: charged to its memory cgroup */
+	pe = kvzalloc(sizeof(*pe), GFP_KERNEL_ACCOUNT);
 	if (!pe) {
 		apmu_pcs_unit_put(u);
 		return -ENOMEM;
@@ -336,24 +373,28 @@ static int pcs_event_init(struct perf_event *event)
 
 /*
  * The task a context ID names, when it is a Linux TID, as the event's opener sees it
- * (its PID namespace, event->ns, as perf core numbers every sample); -1 otherwise, and
- * for a task that namespace cannot see.
+ * (its PID namespace, event->ns, as perf core numbers every sample); -1 otherwise, for a
+ * task that namespace cannot see, and for a guest's sample under nVHE (@guest), whose
+ * CONTEXTIDR_EL1 is the guest's own value and names no host task. Returns whether the
+ * task named is a vCPU thread in guest context right now (PF_VCPU: between KVM's
+ * guest_timing_enter_irqoff() and guest_timing_exit_irqoff()).
  */
-static void pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_sample *s,
-			   struct perf_event *event, struct apmu_pcs_rec *r)
+static bool pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_sample *s,
+			   bool guest, struct perf_event *event, struct apmu_pcs_rec *r)
 {
 	u32 cid = s->has_cid2 ? s->cid2 : s->cid1;
 	struct task_struct *t;
+	bool vcpu = false;
 	pid_t pid, tid;
 
 	r->pid = -1;
 	r->tid = -1;
-	if (!u->cid_is_pid)
-		return;
+	if (!u->cid_is_pid || guest)
+		return false;
 	if (!cid) {
 		r->pid = 0;
 		r->tid = 0;
-		return;
+		return false;
 	}
 	rcu_read_lock();
 	/*
@@ -363,6 +404,7 @@ static void pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_
 	 */
 	t = pid_task(find_pid_ns(cid, &init_pid_ns), PIDTYPE_PID);
 	if (t) {
+		vcpu = READ_ONCE(t->flags) & PF_VCPU;
 		pid = task_tgid_nr_ns(t, event->ns);
 		tid = task_pid_nr_ns(t, event->ns);
 		if (pid && tid) {
@@ -371,36 +413,115 @@ static void pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_
 		}
 	}
 	rcu_read_unlock();
+	return vcpu;
 }
 
-/* On the reader: one read of the target's PMPCSR into the ring */
+/**
+ * apmu_pcs_classify() - whose PC is a sample, and may perf users see it?
+ * @s: a valid sample
+ * @host: APMU_PCS_HOST_VHE when the kernel runs at EL2 (is_kernel_in_hyp_mode()),
+ *	APMU_PCS_HOST_PKVM under protected KVM
+ * @vcpu: the task the sample's CONTEXTIDR_EL2 names is a vCPU thread in guest context
+ *	(VHE only; false when unknown)
+ *
+ * Linux's own PMU never observes another Security state or EL3 (MDCR_EL3.SPME, RME), nor
+ * EL2 unless the kernel runs there, and arm_pmuv3 leaves EL2 out under protected KVM:
+ * PMPCSR sees all of them when the external authentication allows non-invasive debug,
+ * and apmu_pcs must not hand them to perf users (firmware, TEE, Realm and hypervisor
+ * PCs, and their KASLR). So: only Non-secure samples, never EL3, EL2 only under VHE
+ * (the kernel) and not under protected KVM.
+ *
+ * A guest's sample: under nVHE, one with VMID != 0 (KVM runs the host with VMID 0 and
+ * allocates guests VMIDs from 1); under VHE, EL1 (the host never runs there) and EL0
+ * of a vCPU thread in guest context (the host's EL0 runs with TGE set; the sample does
+ * not say which, so the thread's PF_VCPU stands in for it, read microseconds later).
+ *
+ * Return: APMU_PCS_DROP, APMU_PCS_HOST or APMU_PCS_GUEST.
+ */
+VISIBLE_IF_KUNIT enum apmu_pcs_verdict apmu_pcs_classify(const struct apmu_pcs_sample *s,
+							 unsigned int host, bool vcpu)
+{
+	bool vhe = host & APMU_PCS_HOST_VHE;
+
+	if (s->sec != APMU_PCS_NONSECURE || s->el == 3)
+		return APMU_PCS_DROP;
+	if (s->el == 2)
+		return vhe && !(host & APMU_PCS_HOST_PKVM) ? APMU_PCS_HOST : APMU_PCS_DROP;
+	if (vhe)
+		return s->el == 1 || vcpu ? APMU_PCS_GUEST : APMU_PCS_HOST;
+	return !s->has_cid2 && s->vmid ? APMU_PCS_GUEST : APMU_PCS_HOST;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_classify);
+
+/* The host apmu_pcs_classify() is asked about: this kernel's */
+static unsigned int pcs_host(void)
+{
+	return (is_kernel_in_hyp_mode() ? APMU_PCS_HOST_VHE : 0) |
+	       (is_protected_kvm_enabled() ? APMU_PCS_HOST_PKVM : 0);
+}
+
+/*
+ * On the reader: one read of the target's PMPCSR into the ring. What apmu_pcs_classify()
+ * drops, and guest samples under exclude_guest (perf's default), never reach the ring;
+ * a snapshot (SS, set by root after the event was opened) is not a sample of now.
+ */
 static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
 {
 	struct perf_event *event = pe->event;
 	struct apmu_pcs_unit *u = pe->unit;
-	unsigned int head = pe->head;
+	unsigned int head = pe->head, host = pcs_host();
+	enum apmu_pcs_verdict v;
 	struct apmu_pcs_sample s;
 	struct apmu_pcs_rec *r;
 	u64 t0 = local_clock();
+	bool vcpu;
 
 	local64_add(period, &event->count);
+	/*
+	 * Racy read, on purpose: SS cannot be set while the event is added
+	 * (apmu_pcs_set_snapshot()); set before, it stays until the event goes.
+	 */
+	if (data_race(u->ctl) & APMU_PMPCSCTL_SS)
+		return;
 	if (apmu_pcs_read_sample(u, &s) || !s.valid)
 		return;
-	if (event->attr.exclude_guest && is_kernel_in_hyp_mode() && s.el == 1)
+	v = apmu_pcs_classify(&s, host, false);
+	if (v == APMU_PCS_DROP || (v == APMU_PCS_GUEST && event->attr.exclude_guest))
 		return;
 	/* acquire: pairs with pcs_deliver()'s release of @tail; the slot is free */
-	if (head - smp_load_acquire(&pe->tail) >= APMU_PCS_RING)
-		return;		/* full: CPU N has not delivered for a while */
+	if (head - smp_load_acquire(&pe->tail) >= APMU_PCS_RING) {
+		/* full: CPU N has not delivered for a while; it reports the loss */
+		atomic_long_inc(&pe->lost);
+		return;
+	}
 	r = &pe->ring[head % APMU_PCS_RING];
 	r->time = event->clock();
 	r->period = period;
 	r->pc = s.pc;
 	r->el = s.el;
-	pcs_sample_tid(u, &s, event, r);
+	vcpu = pcs_sample_tid(u, &s, v == APMU_PCS_GUEST && !s.has_cid2, event, r);
+	/* under VHE, EL0 of a vCPU thread in guest context is the guest's */
+	if (vcpu && event->attr.exclude_guest &&
+	    apmu_pcs_classify(&s, host, true) == APMU_PCS_GUEST)
+		return;
 	/* release: the entry is written before pcs_deliver() sees it */
 	smp_store_release(&pe->head, head + 1);
 	/* this timer is the sampling interrupt: its cost counts against perf's limit */
 	apmu_sample_took(local_clock() - t0);
+}
+
+/*
+ * The event is stopped (throttled, or stop()): the reader's timer stops too, rather than
+ * fire at the period for nothing (a throttled event must cost no sampling work). Exactly
+ * one of this and pcs_unpark() takes @parked back: whichever does, restarts the timer.
+ * Return: keep the timer going.
+ */
+static bool pcs_park(struct apmu_pcs_event *pe)
+{
+	WRITE_ONCE(pe->parked, 1);
+	/* parked before stopped is read again; pairs with pcs_unpark() */
+	smp_mb();
+	return !READ_ONCE(pe->stopped) && xchg(&pe->parked, 0);
 }
 
 static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
@@ -423,6 +544,10 @@ static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 			pcs_send_kick(pe, reader);
 		return HRTIMER_NORESTART;
 	}
+	if (READ_ONCE(pe->stopped) && !pcs_park(pe))
+		return HRTIMER_NORESTART;
+	/* never faster than perf's sample limit allows (@min_ns) */
+	period = max(period, READ_ONCE(pe->min_ns));
 	if (!READ_ONCE(pe->stopped))
 		pcs_produce(pe, period);
 	hrtimer_forward_now(timer, ns_to_ktime(period));
@@ -475,7 +600,7 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 	struct apmu_pcs_rec *r;
 	struct pt_regs regs;
 	u64 t0 = local_clock();
-	unsigned int n;
+	unsigned int n, lost = 0;
 
 	if (pe->delivering || event->hw.interrupts == APMU_PCS_THROTTLED)
 		return;
@@ -500,14 +625,26 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 		regs.pc = r->pc;
 		regs.pstate = pcs_el_mode[r->el & 3];
 		if (apmu_event_overflow(event, &data, &regs)) {
+			/*
+			 * Throttled at the n-th sample of this tick's batch: perf takes at
+			 * most n - 1 per tick now. The reader slows down to that rate, so
+			 * that its work (external reads, hard-IRQ timer callbacks) follows
+			 * perf's limit (kernel.perf_event_max_sample_rate, lowered by perf
+			 * after slow samples) instead of the attribute alone.
+			 */
+			n = max(tail - pe->tail, 1U);
+			WRITE_ONCE(pe->min_ns, max(pe->min_ns, div_u64(TICK_NSEC, n)));
+			lost = head - tail - 1;
 			tail = head;
 			WRITE_ONCE(pe->stopped, true);
 			break;
 		}
 	}
-	n = tail - pe->tail;
+	n = tail - pe->tail - lost;
 	/* release: the entries are read before pcs_produce() reuses them */
 	smp_store_release(&pe->tail, tail);
+	/* the rest of a throttled batch, and what the reader found no room for */
+	apmu_lost_samples(event, lost + atomic_long_xchg(&pe->lost, 0));
 	pe->delivering = false;
 	/*
 	 * perf's CPU-time limit expects the cost of one sample, not of a batch delivered
@@ -570,6 +707,15 @@ static void pcs_start(struct perf_event *event, int flags)
 		pcs_reload_period(pe, true);
 	event->hw.state = 0;
 	WRITE_ONCE(pe->stopped, false);
+	/* stopped cleared before parked is read; pairs with pcs_park() */
+	smp_mb();
+	/* the reader's timer parked itself while the event was stopped: send it going */
+	if (READ_ONCE(pe->parked) && xchg(&pe->parked, 0)) {
+		int reader = READ_ONCE(pe->reader);
+
+		if (READ_ONCE(pe->active) && reader < nr_cpu_ids)
+			pcs_send_kick(pe, reader);
+	}
 }
 
 static void pcs_stop(struct perf_event *event, int flags)
@@ -587,15 +733,15 @@ static int pcs_add(struct perf_event *event, int flags)
 {
 	struct apmu_pcs_event *pe = event->pmu_private;
 	struct apmu_pcs_unit *u = pe->unit;
-	int reader, ret;
+	int reader;
 
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	/* EN counted across events; refused while root suspended it or SS is set */
-	ret = apmu_pcs_events_get(u);
-	if (ret)
-		return ret;
+	/* EN counted across events; never refused here (see apmu_pcs_events_get()) */
+	apmu_pcs_events_get(u);
 	/* PERF_EVENT_IOC_PERIOD while the event was off changed only the attribute */
 	pcs_reload_period(pe, false);
+	/* the kick below starts the timer: nothing is parked */
+	WRITE_ONCE(pe->parked, 0);
 	if (flags & PERF_EF_START)
 		pcs_start(event, flags);
 	raw_spin_lock(&pcs_active_lock);
@@ -614,6 +760,7 @@ static int pcs_add(struct perf_event *event, int flags)
 static void pcs_del(struct perf_event *event, int flags)
 {
 	struct apmu_pcs_event *pe = event->pmu_private;
+	unsigned int head, lost;
 
 	raw_spin_lock(&pcs_active_lock);
 	list_del_init(&pe->node);
@@ -629,9 +776,13 @@ static void pcs_del(struct perf_event *event, int flags)
 	pcs_stop(event, PERF_EF_UPDATE);
 	/*
 	 * What a throttled event sampled after perf restarted it is dropped: written at the
-	 * next add(), it would come long after its time.
+	 * next add(), it would come long after its time (and reported lost).
 	 */
-	smp_store_release(&pe->tail, smp_load_acquire(&pe->head));
+	head = smp_load_acquire(&pe->head);
+	lost = head - pe->tail;
+	/* release: pairs with pcs_produce()'s acquire of @tail, as in pcs_deliver() */
+	smp_store_release(&pe->tail, head);
+	apmu_lost_samples(event, lost + atomic_long_xchg(&pe->lost, 0));
 	apmu_pcs_events_put(pe->unit);
 }
 
@@ -668,12 +819,21 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 
 	raw_spin_lock_irqsave(&pcs_active_lock, flags);
 	list_for_each_entry(pe, &pcs_active, node) {
-		if (READ_ONCE(pe->reader) != cpu)
+		/*
+		 * Every event's timer, not only those this CPU reads for: one left here by
+		 * a kick racing with its callback would migrate with this CPU's timers to
+		 * any housekeeping CPU, the sampled one included, and fire there once.
+		 * Cancelled (queued anywhere: IRQs are off here, so its callback is not
+		 * running on this CPU), it is started again on its reader; one running on
+		 * another CPU re-arms itself there, as always.
+		 */
+		if (hrtimer_try_to_cancel(&pe->timer) != 1 && READ_ONCE(pe->reader) != cpu)
 			continue;
-		/* IRQs are off on this CPU: the callback is not running */
-		hrtimer_try_to_cancel(&pe->timer);
-		reader = pcs_choose_reader(pe, cpu);
-		WRITE_ONCE(pe->reader, reader);
+		reader = READ_ONCE(pe->reader);
+		if (reader == cpu) {
+			reader = pcs_choose_reader(pe, cpu);
+			WRITE_ONCE(pe->reader, reader);
+		}
 		if (reader < nr_cpu_ids)
 			pcs_send_kick(pe, reader);
 	}

@@ -40,6 +40,19 @@ static void pcs_set_unit(int cpu, struct apmu_pcs_unit *u)
 	spin_unlock(&apmu_pcs_units_lock);
 }
 
+/*
+ * After pcs_set_unit(cpu, NULL): wait until no CPU PM notifier can still use @u, before
+ * the caller unmaps and frees it. The notifier runs on the idling CPU with IRQs off, under
+ * rcu_read_lock() (cpu_pm_exit()) or cpu_pm_notifier.lock (cpu_pm_enter()), both RCU
+ * read-side sections since the RCU flavours were merged: one that loaded @u before it was
+ * cleared is done when synchronize_rcu() returns. The hotplug callbacks are excluded by
+ * cpus_read_lock(), sysfs by the group's removal, perf events by @u->ready and @u->users.
+ */
+static void pcs_unit_gone(struct apmu_pcs_unit *u)
+{
+	synchronize_rcu();
+}
+
 /* The unit of a CPU device's sysfs file: the group exists only while the unit does. */
 static struct apmu_pcs_unit *dev_unit(struct device *dev)
 {
@@ -179,9 +192,6 @@ int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
 	ret = apmu_pcs_identify(u);
 	if (ret)
 		goto clear;
-	spin_lock(&apmu_pcs_units_lock);
-	u->ready = true;
-	spin_unlock(&apmu_pcs_units_lock);
 	ret = sysfs_create_group(&cpudev->kobj, &apmu_pcs_group);
 	if (ret)
 		goto clear;
@@ -191,6 +201,13 @@ int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
 		if (ret)
 			goto remove_group;
 	}
+	/*
+	 * Only now may perf events take the unit (apmu_pcs_unit_get()): nothing below can
+	 * fail, so the caller never frees a unit an event holds.
+	 */
+	spin_lock(&apmu_pcs_units_lock);
+	u->ready = true;
+	spin_unlock(&apmu_pcs_units_lock);
 	apmu_pcs_nr_units++;
 	pr_info("apmu_pcs: cpu%d: PC sampling (%s%s%s)\n", u->cpu,
 		u->has_ctl ? "FEAT_PCSRv8p9" : "FEAT_PCSRv8p2",
@@ -202,11 +219,9 @@ remove_group:
 	sysfs_remove_group(&cpudev->kobj, &apmu_pcs_group);
 	u->sysfs = false;
 clear:
-	spin_lock(&apmu_pcs_units_lock);
-	u->ready = false;
-	spin_unlock(&apmu_pcs_units_lock);
 	pcs_set_unit(u->cpu, NULL);
 	cpus_read_unlock();
+	pcs_unit_gone(u);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_add, "APMU_PCS_TEST");
@@ -215,7 +230,8 @@ EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_add, "APMU_PCS_TEST");
  * apmu_pcs_unit_remove() - take a unit away: its sysfs group first
  * @u: a unit added with apmu_pcs_unit_add()
  *
- * No perf event uses the unit any more (they pin @u->owner).
+ * No perf event uses the unit any more (they pin @u->owner). When this returns, nothing
+ * of apmu uses @u or its frame: the caller may unmap and free them.
  */
 void apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
 {
@@ -227,11 +243,15 @@ void apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
 		sysfs_remove_group(&get_cpu_device(u->cpu)->kobj, &apmu_pcs_group);
 	u->sysfs = false;
 	cpus_read_lock();
-	pcs_set_unit(u->cpu, NULL);
+	spin_lock(&apmu_pcs_units_lock);
+	u->ready = false;
+	WRITE_ONCE(apmu_pcs_units[u->cpu], NULL);
+	spin_unlock(&apmu_pcs_units_lock);
 	cpus_read_unlock();
 	/* The last unit: no event can use the PMU (each pins its unit's module) */
 	if (!--apmu_pcs_nr_units)
 		apmu_pcs_pmu_unregister();
+	pcs_unit_gone(u);
 }
 EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_remove, "APMU_PCS_TEST");
 
@@ -348,6 +368,13 @@ remove_hp:
  */
 void apmu_pcs_exit(void)
 {
+	/*
+	 * The units first, with CPU PM still followed: until a unit's sysfs group is gone
+	 * its files may access the frame, which must not happen while the CPU is in a
+	 * power-down state the notifier no longer reports. apmu_pcs_unit_remove() waits
+	 * for a notifier that may still hold the unit before it returns, so none runs on
+	 * a freed one.
+	 */
 	apmu_pcs_mmio_remove();
 	cpu_pm_unregister_notifier(&apmu_pcs_cpu_pm_nb);
 	cpuhp_remove_state_nocalls(apmu_pcs_hp_state);

@@ -5,6 +5,7 @@
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
 #include <linux/bitfield.h>
+#include <linux/delay.h>
 #include <linux/kernel.h>
 #include <linux/preempt.h>
 #include <linux/printk.h>
@@ -124,6 +125,8 @@ static u32 model_read(struct apmu_pcs_unit *u, unsigned int off)
 	struct apmu_pcs_model *m = u->priv;
 
 	m->reads++;
+	if (READ_ONCE(m->gone))
+		violation(m, "read after the unit was removed", off);
 	if (!accessible(m, off, false))
 		return 0;
 	switch (off) {
@@ -189,6 +192,8 @@ static void model_write(struct apmu_pcs_unit *u, unsigned int off, u32 val)
 	struct apmu_pcs_model *m = u->priv;
 
 	m->writes++;
+	if (READ_ONCE(m->gone))
+		violation(m, "write after the unit was removed", off);
 	if (!accessible(m, off, true))
 		return;
 	switch (off) {
@@ -211,6 +216,10 @@ static u32 model_prsr(struct apmu_pcs_unit *u)
 {
 	struct apmu_pcs_model *m = u->priv;
 
+	if (READ_ONCE(m->gone))
+		violation(m, "EDPRSR read after the unit was removed", APMU_EDPRSR);
+	if (m->prsr_delay_us)
+		udelay(m->prsr_delay_us);
 	return (m->pu ? APMU_EDPRSR_PU : 0) | (m->oslk ? APMU_EDPRSR_OSLK : 0) |
 	       (m->dlk ? APMU_EDPRSR_DLK : 0);
 }

@@ -19,7 +19,9 @@
  *  - PMPCSCTL.EN and SS reset to 0 on a Warm reset, which a core powering up again (a
  *    CPU PM power-down idle state, a hotplug cycle) goes through:
  *    apmu_pcs_model_power() clears them when @pu goes from 0 to 1;
- *  - any other offset is not the driver's business: a violation.
+ *  - any other offset is not the driver's business: a violation;
+ *  - with @gone set (the test has taken the unit away and the driver promised not to
+ *    touch it any more), any access, EDPRSR included, is a violation.
  * A violation inside a KUnit test fails that test (kunit_get_current_test()); elsewhere it
  * is logged with pr_err.
  */
@@ -57,6 +59,9 @@
  * @writes: frame writes, all registers
  * @samples: samples taken (PMPCSR[31:0] reads)
  * @violations: accesses that break a rule above
+ * @gone: the unit was removed: any access is a violation
+ * @prsr_delay_us: each EDPRSR read takes this long (a slow APB access), so that a
+ *	test can catch an access in flight while it removes the unit
  * @last: the last violation, for the test's message
  */
 struct apmu_pcs_model {
@@ -85,6 +90,8 @@ struct apmu_pcs_model {
 	u32 writes;
 	u32 samples;
 	u32 violations;
+	bool gone;
+	u32 prsr_delay_us;
 	char last[128];
 };
 

@@ -313,16 +313,18 @@ static void new_unit_untouched_until_cpu_answers(struct kunit *test)
 
 /*
  * EN is counted across perf events: the first resumes it, the last suspends it again,
- * an event in between does not. Root's enable=0 (sysfs) refuses events, and so does
- * sample on snapshot; SS cannot be set while events sample.
+ * an event in between does not. Root's enable=0 (sysfs) refuses new events, and so does
+ * sample on snapshot; SS cannot be set while events sample. add() (events_get) never
+ * fails: an event opened before root's enable=0 is added and leaves EN alone.
  */
 static void events_count_enable(struct kunit *test)
 {
 	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
 	bool en, ss;
 
-	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), 0);
-	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_refused(&t->u), 0);
+	apmu_pcs_events_get(&t->u);
+	apmu_pcs_events_get(&t->u);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
 	KUNIT_EXPECT_TRUE(test, en);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), -EBUSY);
@@ -335,16 +337,23 @@ static void events_count_enable(struct kunit *test)
 
 	/* root suspends: refused until root resumes, and root's EN stays after */
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), 0);
-	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), -EBUSY);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_refused(&t->u), -EBUSY);
+	/* an event opened before: added, EN left as root wrote it */
+	apmu_pcs_events_get(&t->u);
+	KUNIT_EXPECT_EQ(test, t->u.active, 1);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_FALSE(test, en);
+	apmu_pcs_events_put(&t->u);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
-	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_refused(&t->u), 0);
+	apmu_pcs_events_get(&t->u);
 	apmu_pcs_events_put(&t->u);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
 	KUNIT_EXPECT_TRUE(test, en);
 
 	/* sample on snapshot set: refused */
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), 0);
-	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), -EBUSY);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_refused(&t->u), -EBUSY);
 	KUNIT_EXPECT_EQ(test, t->u.active, 0);
 }
 
@@ -453,7 +462,8 @@ static void power_cycle_keeps_event_enable(struct kunit *test)
 
 	t->m.seq = &seq;
 	t->m.nseq = 1;
-	KUNIT_ASSERT_EQ(test, apmu_pcs_events_get(&t->u), 0);
+	KUNIT_ASSERT_EQ(test, apmu_pcs_events_refused(&t->u), 0);
+	apmu_pcs_events_get(&t->u);
 	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN);
 	pm_cycle(t);
 	KUNIT_EXPECT_EQ(test, t->m.ctl, APMU_PMPCSCTL_EN);
@@ -527,7 +537,7 @@ static void power_cycle_keeps_root_enable(struct kunit *test)
 	pm_cycle(t);
 	KUNIT_EXPECT_EQ(test, t->m.ctl, 0);
 	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
-	KUNIT_EXPECT_EQ(test, apmu_pcs_events_get(&t->u), -EBUSY);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_refused(&t->u), -EBUSY);
 }
 
 /* CPU hotplug: the core is powered down while offline; EN is set again when it is back */
@@ -718,6 +728,61 @@ static void mmio_accepts_described_device(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, pcs_addr_refused(r.start, false));
 }
 
+/*
+ * What apmu_pcs hands to perf (pcs_produce()): only Non-secure samples, never EL3, EL2
+ * only where the kernel runs there (VHE) and not under protected KVM; guest samples
+ * (VMID != 0 under nVHE, EL1 or a vCPU thread's EL0 under VHE) are told apart.
+ */
+static void classify_security_and_guests(struct kunit *test)
+{
+	const unsigned int nvhe = 0, vhe = APMU_PCS_HOST_VHE, pkvm = APMU_PCS_HOST_PKVM;
+	struct apmu_pcs_sample s = { .valid = true, .pc = 0xffff800080001000ULL };
+	static const struct {
+		u8 sec, el;
+		u16 vmid;
+		bool cid2;
+		unsigned int host;
+		bool vcpu;
+		enum apmu_pcs_verdict v;
+	} cases[] = {
+		/* Secure EL3 firmware, Secure EL1 TEE, Root, Realm: never */
+		{ APMU_PCS_SECURE, 3, 0, false, nvhe, false, APMU_PCS_DROP },
+		{ APMU_PCS_SECURE, 1, 0, false, nvhe, false, APMU_PCS_DROP },
+		{ APMU_PCS_SECURE, 0, 0, true, vhe, false, APMU_PCS_DROP },
+		{ APMU_PCS_ROOT, 3, 0, false, nvhe, false, APMU_PCS_DROP },
+		{ APMU_PCS_REALM, 1, 0, false, nvhe, false, APMU_PCS_DROP },
+		{ APMU_PCS_REALM, 0, 0, true, vhe, false, APMU_PCS_DROP },
+		/* Non-secure EL3 does not exist; never either */
+		{ APMU_PCS_NONSECURE, 3, 0, true, vhe, false, APMU_PCS_DROP },
+		/* EL2: the hypervisor under nVHE and pKVM, the kernel under VHE */
+		{ APMU_PCS_NONSECURE, 2, 0, false, nvhe, false, APMU_PCS_DROP },
+		{ APMU_PCS_NONSECURE, 2, 0, false, nvhe | pkvm, false, APMU_PCS_DROP },
+		{ APMU_PCS_NONSECURE, 2, 0, true, vhe | pkvm, false, APMU_PCS_DROP },
+		{ APMU_PCS_NONSECURE, 2, 0, true, vhe, false, APMU_PCS_HOST },
+		/* nVHE: the host runs with VMID 0, guests with their own */
+		{ APMU_PCS_NONSECURE, 1, 0, false, nvhe, false, APMU_PCS_HOST },
+		{ APMU_PCS_NONSECURE, 0, 0, false, nvhe, false, APMU_PCS_HOST },
+		{ APMU_PCS_NONSECURE, 1, 5, false, nvhe, false, APMU_PCS_GUEST },
+		{ APMU_PCS_NONSECURE, 0, 5, false, nvhe, false, APMU_PCS_GUEST },
+		/* VHE: EL1 is a guest's; EL0 a guest's when a vCPU thread is in the guest */
+		{ APMU_PCS_NONSECURE, 1, 0, true, vhe, false, APMU_PCS_GUEST },
+		{ APMU_PCS_NONSECURE, 0, 0, true, vhe, false, APMU_PCS_HOST },
+		{ APMU_PCS_NONSECURE, 0, 0, true, vhe, true, APMU_PCS_GUEST },
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		s.sec = cases[i].sec;
+		s.el = cases[i].el;
+		s.vmid = cases[i].vmid;
+		s.has_cid2 = cases[i].cid2;
+		KUNIT_EXPECT_EQ_MSG(test, apmu_pcs_classify(&s, cases[i].host, cases[i].vcpu),
+				    cases[i].v, "case %u: %s EL%u vmid %u host %#x vcpu %d", i,
+				    apmu_pcs_sec_name(s.sec), s.el, s.vmid, cases[i].host,
+				    cases[i].vcpu);
+	}
+}
+
 static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(identify_v8p9),
 	KUNIT_CASE(new_unit_untouched_until_cpu_answers),
@@ -741,6 +806,7 @@ static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(sample_sequence),
 	KUNIT_CASE(sample_cid2_block),
 	KUNIT_CASE(decode_fields),
+	KUNIT_CASE(classify_security_and_guests),
 	KUNIT_CASE(mmio_accessors_on_memory_frame),
 	KUNIT_CASE(mmio_refuses_memory),
 	KUNIT_CASE(mmio_accepts_described_device),

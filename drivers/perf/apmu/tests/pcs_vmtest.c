@@ -11,8 +11,9 @@
  * functions of the kernel image, which perf resolves from /proc/kallsyms.
  *
  * /sys/kernel/debug/apmu_pcs_test/cpuN/ sets each model's power and lock state
- * (powered, oslock, dlock) and the sampled CONTEXTIDR_EL1 (cid1), and shows its
- * counters; violations must stay 0. "powered"
+ * (powered, oslock, dlock), the sampled CONTEXTIDR_EL1 (cid1) and VMID (vmid), and the
+ * PMPCSR values the model cycles through (seq0..seq3: PC, EL, NS, NSE as PMPCSR holds
+ * them), and shows its counters; violations must stay 0. "powered"
  * only changes what EDPRSR.PU says (an access then is a violation). A real power cycle
  * resets PMPCSCTL.EN and SS (apmu_pcs_model_power()); the module makes one:
  *  - at CPU hotplug: the core is powered down once the CPU is dead and powered up (a
@@ -21,6 +22,12 @@
  *    cpu_pm_enter(), powers the core down and up again, and cpu_pm_exit(), as a
  *    power-down idle state would (every CPU PM notifier of the kernel runs). Only with
  *    CONFIG_CPU_PM (else the write is EOPNOTSUPP: there are no notifications).
+ * Writing N to cpuN/remove_race races unit removal with the CPU PM notifier: a kthread
+ * bound to CPU N loops cpu_pm_enter()/cpu_pm_exit() (each exit restores PMPCSCTL, which
+ * reads EDPRSR, made slow here) while this CPU removes the unit, marks the model gone
+ * (any access is then a violation) and adds the unit back, N times. EIO when apmu
+ * touched the unit after apmu_pcs_unit_remove() returned (a freed, unmapped frame on
+ * hardware); the unit's enable must be set (else the exit touches nothing).
  */
 #include <linux/bitfield.h>
 #include <linux/cpu.h>
@@ -29,6 +36,7 @@
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/delay.h>
+#include <linux/kthread.h>
 #include <linux/module.h>
 #include <linux/smp.h>
 #include <linux/workqueue.h>
@@ -113,6 +121,91 @@ static const struct file_operations pcs_vm_pm_cycle_fops = {
 	.llseek = noop_llseek,
 };
 
+/* On CPU N: CPU PM notifications as fast as they come, until stopped */
+static int pcs_vm_pm_loop(void *info)
+{
+	while (!kthread_should_stop()) {
+		local_irq_disable();
+		if (!cpu_pm_enter())
+			cpu_pm_exit();
+		local_irq_enable();
+		cond_resched();
+	}
+	return 0;
+}
+
+/* A unit as pcs_vm_init() hands it over: apmu_pcs_unit_add() wants the rest zero */
+static void pcs_vm_unit_reset(struct pcs_vm_unit *v)
+{
+	int cpu = v->u.cpu;
+
+	v->u = (struct apmu_pcs_unit) {
+		.cpu = cpu,
+		.ops = &apmu_pcs_model_ops,
+		.priv = &v->m,
+		.owner = THIS_MODULE,
+		.cid_is_pid = true,
+	};
+}
+
+static ssize_t pcs_vm_remove_race_write(struct file *file, const char __user *buf,
+					size_t count, loff_t *ppos)
+{
+	struct pcs_vm_unit *v = file->private_data;
+	struct task_struct *loop;
+	unsigned int i, n, before;
+	int ret, err;
+
+	ret = kstrtouint_from_user(buf, count, 0, &n);
+	if (ret)
+		return ret;
+	if (!IS_ENABLED(CONFIG_CPU_PM))
+		return -EOPNOTSUPP;
+	if (!v->added)
+		return -ENODEV;
+	before = v->m.violations;
+	WRITE_ONCE(v->m.prsr_delay_us, 200);
+	for (i = 0; i < n && !ret; i++) {
+		loop = kthread_create_on_cpu(pcs_vm_pm_loop, NULL, v->u.cpu, "apmu_pcs_pm/%u");
+		if (IS_ERR(loop)) {
+			ret = PTR_ERR(loop);
+			break;
+		}
+		wake_up_process(loop);
+		/* let the loop get going: an exit in flight holds the unit in EDPRSR's delay */
+		usleep_range(1000, 2000);
+		apmu_pcs_unit_remove(&v->u);
+		WRITE_ONCE(v->m.gone, true);
+		/* long enough for a notifier that still held the unit to finish */
+		mdelay(2);
+		WRITE_ONCE(v->m.gone, false);
+		/* the loop stops before the unit comes back: identification needs CPU N up */
+		kthread_stop(loop);
+		if (v->m.violations != before) {
+			pr_err("apmu_pcs_test: cpu%d: removal %u: %s\n", v->u.cpu, i, v->m.last);
+			ret = -EIO;
+		}
+		pcs_vm_unit_reset(v);
+		err = apmu_pcs_unit_add(&v->u);
+		if (err) {
+			pr_err("apmu_pcs_test: cpu%d: unit not added back (%d)\n", v->u.cpu, err);
+			v->added = false;
+			ret = ret ?: err;
+		}
+	}
+	WRITE_ONCE(v->m.prsr_delay_us, 0);
+	/* what the race test provoked is its result, not a violation of the other tests */
+	v->m.violations = before;
+	return ret ? ret : count;
+}
+
+static const struct file_operations pcs_vm_remove_race_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = pcs_vm_remove_race_write,
+	.llseek = noop_llseek,
+};
+
 /* PMDEVAFF of the model: the CPU's own MPIDR, as on hardware */
 static void pcs_vm_mpidr(void *info)
 {
@@ -124,6 +217,7 @@ static void pcs_vm_mpidr(void *info)
 static void pcs_vm_debugfs(struct pcs_vm_unit *v)
 {
 	struct dentry *d;
+	unsigned int i;
 	char name[16];
 
 	snprintf(name, sizeof(name), "cpu%d", v->u.cpu);
@@ -137,7 +231,13 @@ static void pcs_vm_debugfs(struct pcs_vm_unit *v)
 	debugfs_create_u32("violations", 0400, d, &v->m.violations);
 	/* the context ID samples capture: a Linux TID (u->cid_is_pid) */
 	debugfs_create_u32("cid1", 0600, d, &v->m.cid1);
+	debugfs_create_u32("vmid", 0600, d, &v->m.vmid);
+	for (i = 0; i < ARRAY_SIZE(v->seq); i++) {
+		snprintf(name, sizeof(name), "seq%u", i);
+		debugfs_create_x64(name, 0600, d, &v->seq[i]);
+	}
 	debugfs_create_file("pm_cycle", 0200, d, v, &pcs_vm_pm_cycle_fops);
+	debugfs_create_file("remove_race", 0200, d, v, &pcs_vm_remove_race_fops);
 }
 
 static int __init pcs_vm_init(void)
@@ -163,10 +263,7 @@ static int __init pcs_vm_init(void)
 		if (cpu_online(cpu))
 			smp_call_function_single(cpu, pcs_vm_mpidr, v, 1);
 		v->u.cpu = cpu;
-		v->u.ops = &apmu_pcs_model_ops;
-		v->u.priv = &v->m;
-		v->u.owner = THIS_MODULE;
-		v->u.cid_is_pid = true;
+		pcs_vm_unit_reset(v);
 		ret = apmu_pcs_unit_add(&v->u);
 		if (ret) {
 			pr_err("apmu_pcs_test: cpu%d: unit refused (%d)\n", cpu, ret);
