@@ -407,6 +407,9 @@ TEST(pmu_errnos)
 	attr.config1 = 1;
 	EXPECT_EQ(-EINVAL, amu_open_attr(&attr, 0));
 	memset(&attr, 0, sizeof(attr));
+	attr.config3 = 1;	/* the model half runs on the test kernel, 6.12: config3 exists */
+	EXPECT_EQ(-EINVAL, amu_open_attr(&attr, 0));
+	memset(&attr, 0, sizeof(attr));
 	attr.sample_period = 100000;
 	EXPECT_EQ(-EOPNOTSUPP, amu_open_attr(&attr, 0));
 	memset(&attr, 0, sizeof(attr));

@@ -12,7 +12,7 @@
  * domain is IMPLEMENTATION DEFINED. Linux asks firmware to save and restore the counters
  * (Documentation/arch/arm64/booting.rst), which no firmware does where the kernel itself
  * runs at the highest Exception level. So the unit keeps its own: a CPU PM notifier folds
- * the events of the CPU going down into their counts and re-bases them when it is back,
+ * the events of the CPU going down into their counts and folds them again when it is back,
  * and the group-1 enables apmu may write are written back then, and at online.
  */
 #define pr_fmt(fmt) "apmu: amu: " fmt
@@ -440,10 +440,9 @@ static int apmu_amu_cpu_offline(unsigned int cpu, struct hlist_node *node)
  * @cmd: %CPU_PM_ENTER, %CPU_PM_EXIT or %CPU_PM_ENTER_FAILED
  *
  * Runs on the CPU, IRQs off (the CPU PM notifier). Entering, the AMU may be reset before
- * the CPU is back: the active events take what they counted so far. Leaving, they start
- * again from the counters as they are now, and the group-1 enables are written back. The
- * AMU counters do not count in WFI (Documentation/arch/arm64/amu.rst), which is how a
- * low-power state is entered, so an exit without a reset loses nothing either.
+ * the CPU is back: the active events take what they counted so far. Leaving, the
+ * group-1 enables are written back and the events take what was counted since, or since
+ * a reset (apmu_amu_pmu_fold()).
  * %CPU_PM_ENTER_FAILED: a later notifier refused, nothing was reset: the counters went on
  * from where the events were folded, so they are left as they are.
  */
@@ -455,7 +454,7 @@ void apmu_amu_cpu_pm(struct apmu_amu *amu, unsigned long cmd)
 		break;
 	case CPU_PM_EXIT:
 		apmu_amu_restore_local(amu);
-		apmu_amu_pmu_rebase(amu);
+		apmu_amu_pmu_fold(amu);
 		break;
 	}
 }

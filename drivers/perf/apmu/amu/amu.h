@@ -247,6 +247,5 @@ void apmu_amu_pmu_init(struct apmu_amu *amu);
 int apmu_amu_pmu_register(struct apmu_amu *amu);
 void apmu_amu_pmu_unregister(struct apmu_amu *amu);
 void apmu_amu_pmu_fold(struct apmu_amu *amu);
-void apmu_amu_pmu_rebase(struct apmu_amu *amu);
 
 #endif /* __APMU_AMU_H */

@@ -4,7 +4,7 @@
  *
  * The counters are never written, enabled or disabled: an event is the difference of two
  * reads of AMEVCNTR0<n>_EL0 or AMEVCNTR1<n>_EL0 on its CPU. Core power-down may reset the
- * AMU: the CPU PM notifier (amu.c) folds the CPU's events before and re-bases them after,
+ * AMU: the CPU PM notifier (amu.c) folds the CPU's events before and after a power-down,
  * and hotplug removes them first. A 64-bit wrap takes about 195 years at 3 GHz: a counter
  * found below its last value all the same was reset by something else (firmware), and the
  * event adds what it counted since.
@@ -22,6 +22,7 @@
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
 
+#include "../compat.h"
 #include "amu.h"
 
 #define to_amu(p)	container_of(p, struct apmu_amu, pmu)
@@ -76,10 +77,15 @@ static void apmu_amu_ev_update(struct perf_event *event)
 }
 
 /**
- * apmu_amu_pmu_fold() - the calling CPU's AMU may be reset: its events take their counts
+ * apmu_amu_pmu_fold() - the calling CPU's started events take what their counters counted
  * @amu: the unit
  *
- * On the CPU, IRQs off (CPU_PM_ENTER): the started events add what they counted so far.
+ * On the CPU, IRQs off, from the CPU PM notifier. At CPU_PM_ENTER, before the AMU may be
+ * reset: what they counted so far. At CPU_PM_EXIT, what the counters counted since (the
+ * rest of the notifier chain, firmware, the wake-up: the AMU counts outside WFI); a value
+ * below the folded one means the AMU was reset, and the count since the reset is added
+ * (apmu_amu_ev_update()). Only a reset after which a counter climbed past its folded
+ * value before the exit is taken for none, which loses at most that folded value.
  */
 void apmu_amu_pmu_fold(struct apmu_amu *amu)
 {
@@ -88,22 +94,6 @@ void apmu_amu_pmu_fold(struct apmu_amu *amu)
 	list_for_each_entry(event, &this_cpu_ptr(amu->pcpu)->active, active_entry)
 		if (!(event->hw.state & PERF_HES_STOPPED))
 			apmu_amu_ev_update(event);
-}
-
-/**
- * apmu_amu_pmu_rebase() - the calling CPU is back: its events go on from the counters now
- * @amu: the unit
- *
- * On the CPU, IRQs off (CPU_PM_EXIT): whatever the counters now hold (0 and what they
- * counted since a reset, or what they held), the events count from there.
- */
-void apmu_amu_pmu_rebase(struct apmu_amu *amu)
-{
-	struct perf_event *event;
-
-	list_for_each_entry(event, &this_cpu_ptr(amu->pcpu)->active, active_entry)
-		if (!(event->hw.state & PERF_HES_STOPPED))
-			local64_set(&event->hw.prev_count, apmu_amu_ev_read(event));
 }
 
 static int apmu_amu_ev_init(struct perf_event *event)
@@ -145,9 +135,10 @@ static int apmu_amu_ev_init(struct perf_event *event)
 		return -EINVAL;
 	}
 	if (attr->config & ~(APMU_AMU_CFG_COUNTER | APMU_AMU_CFG_GROUP) ||
-	    attr->config1 || attr->config2) {
-		pr_debug("%s: bad config 0x%llx/0x%llx/0x%llx: only counter=config:0-3, group=config:8\n",
-			 event->pmu->name, attr->config, attr->config1, attr->config2);
+	    attr->config1 || attr->config2 || apmu_compat_config3(attr)) {
+		pr_debug("%s: bad config 0x%llx/0x%llx/0x%llx/0x%llx: only counter=config:0-3, group=config:8\n",
+			 event->pmu->name, attr->config, attr->config1, attr->config2,
+			 apmu_compat_config3(attr));
 		return -EINVAL;
 	}
 	online = false;
