@@ -439,6 +439,7 @@ static void excl_kernel(struct perf_event_attr *a) { a->exclude_kernel = 1; }
 static void excl_user(struct perf_event_attr *a) { a->exclude_user = 1; }
 static void callchain(struct perf_event_attr *a) { a->sample_type |= PERF_SAMPLE_CALLCHAIN; }
 static void config1(struct perf_event_attr *a) { a->config = 1; }
+static void config3(struct perf_event_attr *a) { a->config3 = 1; }
 static void freq(struct perf_event_attr *a) { a->freq = 1; a->sample_freq = 1000; }
 static void sigtrap(struct perf_event_attr *a) { a->sigtrap = 1; a->remove_on_exec = 1; }
 static void inherit(struct perf_event_attr *a) { a->inherit = 1; }
@@ -467,6 +468,7 @@ TEST(perf_event_open_errnos)
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, -1, excl_user));
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, -1, callchain));
 	EXPECT_EQ(-EINVAL, pcs_open(type, 1, -1, config1));
+	EXPECT_EQ(-EINVAL, pcs_open(type, 1, -1, config3));
 	EXPECT_EQ(-EINVAL, pcs_open(type, 1, -1, sigtrap));	/* perf core: no task */
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, sigtrap));	/* apmu_pcs */
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, inherit));	/* per task */
@@ -565,6 +567,30 @@ TEST(unit_remove_races_cpu_pm)
 		SKIP(return, "no CONFIG_CPU_PM, or a test module without remove_race");
 	EXPECT_EQ(0, ret);
 	/* the unit is back, its files too */
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+}
+
+/*
+ * A unit a perf event samples is not removed (EBUSY), even by a caller that bypasses the
+ * module pin that normally keeps it (the test module's remove_race): the event's reader
+ * timer would otherwise use a unit that has been re-initialised or freed.
+ */
+TEST(unit_held_by_event_not_removed)
+{
+	int type = pcs_type(), fd, ret;
+
+	NEED_UNITS();
+	ASSERT_LT(0, type);
+	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
+	fd = pcs_open(type, 1, -1, enabled);
+	ASSERT_LE(0, fd);
+	ret = wr(MODEL, 1, "remove_race", "1");
+	close(fd);
+	if (ret == -EOPNOTSUPP || ret == -ENOENT)
+		SKIP(return, "no CONFIG_CPU_PM, or a test module without remove_race");
+	EXPECT_EQ(-EBUSY, ret);
+	/* the event gone, the unit can go (and comes back) */
+	EXPECT_EQ(0, wr(MODEL, 1, "remove_race", "1"));
 	ASSERT_EQ(0, wr(PCS, 1, "enable", "1"));
 }
 

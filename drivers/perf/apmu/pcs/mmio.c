@@ -437,6 +437,7 @@ void apmu_pcs_mmio_remove(void)
 
 	list_for_each_entry_safe(f, tmp, &apmu_pcs_mmio_list, node) {
 		list_del(&f->node);
+		/* at unload: no event holds a unit (events pin apmu), so it is removed */
 		apmu_pcs_unit_remove(&f->unit);
 		pcs_mmio_free(f);
 	}

@@ -159,7 +159,7 @@ void apmu_pcs_set_pm_off(struct apmu_pcs_unit *u, bool off);
 
 /* unit.c: units, discovery, sysfs */
 int apmu_pcs_unit_add(struct apmu_pcs_unit *u);
-void apmu_pcs_unit_remove(struct apmu_pcs_unit *u);
+int apmu_pcs_unit_remove(struct apmu_pcs_unit *u);
 struct apmu_pcs_unit *apmu_pcs_unit_get(int cpu);
 void apmu_pcs_unit_put(struct apmu_pcs_unit *u);
 /* PC sampling is built for arm64 only (Kbuild): FEAT_PCSRv8p9 is an AArch64 kernel's */

@@ -98,8 +98,9 @@ struct apmu_pcs_rec {
  *	two, so the timer neither runs while stopped nor stays parked once started
  * @lost: samples dropped on the reader (ring full), for PERF_RECORD_LOST_SAMPLES
  * @min_ns: the shortest interval perf's sample limit allows, learnt when perf throttled
- *	the event (a tick's worth of samples over the number perf took in that tick; 0
- *	before any throttling): the reader never samples faster, whatever the period
+ *	the event (a tick over the number of samples perf took in that tick; 0 before any
+ *	throttling, and again at add() and at a period change): the reader never samples
+ *	faster, whatever the period
  * @node: in pcs_active between add() and del()
  * @head: ring entries produced (reader)
  * @tail: ring entries consumed (target CPU)
@@ -309,8 +310,8 @@ static int pcs_event_init(struct perf_event *event)
 			 attr->sample_type);
 		return -EOPNOTSUPP;
 	}
-	if (attr->config || attr->config1 || attr->config2) {
-		pr_debug("apmu_pcs: config must be 0\n");
+	if (attr->config || attr->config1 || attr->config2 || apmu_compat_config3(attr)) {
+		pr_debug("apmu_pcs: config, config1, config2 and config3 must be 0\n");
 		return -EINVAL;
 	}
 	if (event->group_leader != event) {
@@ -566,9 +567,11 @@ static void pcs_kick(void *info)
 	int cpu = smp_processor_id(), reader = READ_ONCE(pe->reader);
 
 	if (READ_ONCE(pe->active)) {
+		/* never faster than perf's sample limit allows (@min_ns) */
+		u64 ns = max(READ_ONCE(pe->period), READ_ONCE(pe->min_ns));
+
 		if (cpu == reader && cpu_active(cpu) && cpu != pe->unit->cpu)
-			hrtimer_start(&pe->timer, ns_to_ktime(READ_ONCE(pe->period)),
-				      HRTIMER_MODE_REL_PINNED_HARD);
+			hrtimer_start(&pe->timer, ns_to_ktime(ns), HRTIMER_MODE_REL_PINNED_HARD);
 		else if (reader != cpu && reader < nr_cpu_ids)
 			pcs_send_kick(pe, reader);
 	}
@@ -599,7 +602,7 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 	struct perf_sample_data data;
 	struct apmu_pcs_rec *r;
 	struct pt_regs regs;
-	u64 t0 = local_clock();
+	u64 t0 = local_clock(), seen;
 	unsigned int n, lost = 0;
 
 	if (pe->delivering || event->hw.interrupts == APMU_PCS_THROTTLED)
@@ -624,16 +627,21 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 		memset(&regs, 0, sizeof(regs));
 		regs.pc = r->pc;
 		regs.pstate = pcs_el_mode[r->el & 3];
+		/* samples perf took in this tick so far (its per-tick throttle count) */
+		seen = event->hw.interrupts;
 		if (apmu_event_overflow(event, &data, &regs)) {
 			/*
-			 * Throttled at the n-th sample of this tick's batch: perf takes at
-			 * most n - 1 per tick now. The reader slows down to that rate, so
-			 * that its work (external reads, hard-IRQ timer callbacks) follows
-			 * perf's limit (kernel.perf_event_max_sample_rate, lowered by perf
-			 * after slow samples) instead of the attribute alone.
+			 * Throttled (not the IOC_REFRESH limit, which also says stop): perf
+			 * took @seen samples in this tick, its per-tick limit, spread over
+			 * however many batches. The reader slows down to that rate, so that
+			 * its work (external reads, hard-IRQ timer callbacks) follows perf's
+			 * limit (kernel.perf_event_max_sample_rate, lowered by perf after
+			 * slow samples) instead of the attribute alone; until the next add()
+			 * or period change, which learn again.
 			 */
-			n = max(tail - pe->tail, 1U);
-			WRITE_ONCE(pe->min_ns, max(pe->min_ns, div_u64(TICK_NSEC, n)));
+			if (event->hw.interrupts == APMU_PCS_THROTTLED && seen &&
+			    seen != APMU_PCS_THROTTLED)
+				WRITE_ONCE(pe->min_ns, max(pe->min_ns, div64_u64(TICK_NSEC, seen)));
 			lost = head - tail - 1;
 			tail = head;
 			WRITE_ONCE(pe->stopped, true);
@@ -690,6 +698,7 @@ static void pcs_reload_period(struct apmu_pcs_event *pe, bool rearm)
 	if (period == pe->period)
 		return;
 	WRITE_ONCE(pe->period, period);
+	WRITE_ONCE(pe->min_ns, 0);
 	if (!pe->event->attr.freq) {
 		pe->event->hw.sample_period = period;
 		pe->event->hw.last_period = period;
@@ -740,8 +749,9 @@ static int pcs_add(struct perf_event *event, int flags)
 	apmu_pcs_events_get(u);
 	/* PERF_EVENT_IOC_PERIOD while the event was off changed only the attribute */
 	pcs_reload_period(pe, false);
-	/* the kick below starts the timer: nothing is parked */
+	/* the kick below starts the timer: nothing is parked, perf's limit learnt anew */
 	WRITE_ONCE(pe->parked, 0);
+	WRITE_ONCE(pe->min_ns, 0);
 	if (flags & PERF_EF_START)
 		pcs_start(event, flags);
 	raw_spin_lock(&pcs_active_lock);
@@ -858,7 +868,8 @@ void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 		if (READ_ONCE(pe->reader) < nr_cpu_ids || pe->unit->cpu == cpu)
 			continue;
 		WRITE_ONCE(pe->reader, cpu);
-		hrtimer_start(&pe->timer, ns_to_ktime(READ_ONCE(pe->period)),
+		hrtimer_start(&pe->timer,
+			      ns_to_ktime(max(READ_ONCE(pe->period), READ_ONCE(pe->min_ns))),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);

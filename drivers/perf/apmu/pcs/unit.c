@@ -230,28 +230,43 @@ EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_add, "APMU_PCS_TEST");
  * apmu_pcs_unit_remove() - take a unit away: its sysfs group first
  * @u: a unit added with apmu_pcs_unit_add()
  *
- * No perf event uses the unit any more (they pin @u->owner). When this returns, nothing
- * of apmu uses @u or its frame: the caller may unmap and free them.
+ * When this returns 0, nothing of apmu uses @u or its frame: the caller may unmap and
+ * free them. A unit a perf event still samples is not removed: perf events pin the
+ * unit's module, so only a caller that does not go through its module's unload (a test)
+ * can meet one.
+ *
+ * Return: 0, or -EBUSY when a perf event holds the unit.
  */
-void apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
+int apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
 {
+	unsigned int users;
+
 	guard(mutex)(&apmu_pcs_mutex);
 	if (apmu_pcs_units[u->cpu] != u)
-		return;
+		return 0;
+	/* no new event takes the unit once it is not ready */
+	spin_lock(&apmu_pcs_units_lock);
+	users = u->users;
+	if (!users)
+		u->ready = false;
+	spin_unlock(&apmu_pcs_units_lock);
+	if (users) {
+		pr_debug("apmu_pcs: cpu%d: unit held by %u perf events: not removed\n",
+			 u->cpu, users);
+		return -EBUSY;
+	}
 	/* Waits for sysfs readers and writers to finish */
 	if (u->sysfs)
 		sysfs_remove_group(&get_cpu_device(u->cpu)->kobj, &apmu_pcs_group);
 	u->sysfs = false;
 	cpus_read_lock();
-	spin_lock(&apmu_pcs_units_lock);
-	u->ready = false;
-	WRITE_ONCE(apmu_pcs_units[u->cpu], NULL);
-	spin_unlock(&apmu_pcs_units_lock);
+	pcs_set_unit(u->cpu, NULL);
 	cpus_read_unlock();
 	/* The last unit: no event can use the PMU (each pins its unit's module) */
 	if (!--apmu_pcs_nr_units)
 		apmu_pcs_pmu_unregister();
 	pcs_unit_gone(u);
+	return 0;
 }
 EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_remove, "APMU_PCS_TEST");
 

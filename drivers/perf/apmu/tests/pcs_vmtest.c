@@ -174,7 +174,13 @@ static ssize_t pcs_vm_remove_race_write(struct file *file, const char __user *bu
 		wake_up_process(loop);
 		/* let the loop get going: an exit in flight holds the unit in EDPRSR's delay */
 		usleep_range(1000, 2000);
-		apmu_pcs_unit_remove(&v->u);
+		/* an event still samples the unit: it stays, and so does the test's frame */
+		err = apmu_pcs_unit_remove(&v->u);
+		if (err) {
+			kthread_stop(loop);
+			ret = err;
+			break;
+		}
 		WRITE_ONCE(v->m.gone, true);
 		/* long enough for a notifier that still held the unit to finish */
 		mdelay(2);
