@@ -75,8 +75,9 @@ struct apmu_pmu;
  * @start: let every enabled counter count (the PMU-wide enable), its earlier
  *	   programming in effect first.
  * @stop: stop every counter at once, in effect before it returns.
- * @take_overflows: read and clear the overflow flags of the counters in @used and,
- *		    when one was set, stop every counter as @stop does (the overflow
+ * @take_overflows: read and clear every set overflow flag (a stale one must not hold
+ *		    the interrupt asserted) and, when one of the counters in @used had
+ *		    overflowed, stop every counter as @stop does (the overflow
  *		    handler's first step, one call). Return: the overflowed counters'
  *		    indexes; the core handles those that are an event's hw.idx (not, say,
  *		    the low half of a pair).
