@@ -199,7 +199,7 @@ python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
 	kselftest:apmu_pmu:noirq kselftest:apmu_amu \
 	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
 	fuzz intree:fuzz \
-	"${distro[@]}" kasan:kunit:apmu_kunit kasan:lifecycle kasan:kselftest:apmu_amu \
+	"${distro[@]}" kasan:active kasan:kunit:apmu_kunit kasan:lifecycle kasan:kselftest:apmu_amu \
 	kasan:kselftest:apmu_pcs arm:build arm:apmu arm:kunit arm:kselftest:apmu_pmu \
 	arm:kselftest:apmu_rdpmc \
 	arm:kselftest:apmu_sampling arm:kselftest:apmu_pmu:noirq arm:intree xscale:build xscale:boot \

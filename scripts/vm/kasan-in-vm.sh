@@ -11,6 +11,14 @@
 . /apmu/vmlib.sh
 
 pfx=kasan:
+# The lane means something only if KASAN runs: the kernel says so once at boot
+sec "$pfx" active
+echo "TAP version 13"
+echo "1..1"
+tap 1 "this kernel runs KASAN (KernelAddressSanitizer initialized)" \
+	sh -c 'dmesg | grep -q "KernelAddressSanitizer initialized"'
+sec_end "$pfx" active 0
+
 sec_kunit "$pfx"
 sec_lifecycle "$pfx"
 sec_amu "$pfx"
