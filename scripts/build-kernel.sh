@@ -53,23 +53,9 @@ mkdir -p "$out"
 apmu_log "kernel: configuring (allnoconfig + $(basename "$frag")) in $out"
 make -s -C "$src" O="$out" KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
 
-# Kconfig silently drops symbols whose dependencies are not met: insist on every line. A
-# "# CONFIG_X is not set" line holds when X is not y or m (a symbol whose dependencies
-# are not met is not written at all).
-bad=0
-while IFS= read -r line; do
-	case "$line" in
-	'# CONFIG_'*' is not set')
-		sym=${line#\# }
-		sym=${sym% is not set}
-		grep -q "^$sym=" "$out/.config" || continue ;;
-	''|'#'*) continue ;;
-	*) grep -qxF -- "$line" "$out/.config" && continue ;;
-	esac
-	echo "kconfig: not honoured: $line" >&2
-	bad=1
-done <"$frag"
-[ $bad -eq 0 ] || apmu_die "the config fragment does not apply to linux-source $ver"
+# Kconfig silently drops symbols whose dependencies are not met: insist on every line.
+apmu_fragment_holds "$frag" "$out/.config" ||
+	apmu_die "the config fragment does not apply to linux-source $ver"
 
 apmu_log "kernel: building $image and modules ($(nproc) jobs; ~10-15 min cold)"
 make -s -C "$src" O="$out" -j"$(nproc)" "$image" modules >"$out/build.log" 2>&1 ||

@@ -30,6 +30,27 @@ export APMU_FLAVOUR
 apmu_log() { printf '[%s] %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 apmu_die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# apmu_fragment_holds FRAGMENT CONFIG: Kconfig silently drops symbols whose dependencies
+# are not met, so every line of the fragment must be in the resulting .config. A
+# "# CONFIG_X is not set" line holds when X is not y or m (a symbol whose dependencies
+# are not met is not written at all). Prints each line not honoured; status 1 if any.
+apmu_fragment_holds() {
+	local line sym bad=0
+	while IFS= read -r line; do
+		case "$line" in
+		'# CONFIG_'*' is not set')
+			sym=${line#\# }
+			sym=${sym% is not set}
+			grep -q "^$sym=" "$2" || continue ;;
+		''|'#'*) continue ;;
+		*) grep -qxF -- "$line" "$2" && continue ;;
+		esac
+		echo "kconfig: not honoured: $line" >&2
+		bad=1
+	done <"$1"
+	return $bad
+}
+
 # The kernel source version and the key of the cached kernel build: the fragment, the
 # source package version and the build recipe's version all invalidate the cache.
 # Bump APMU_KERNEL_RECIPE when scripts/build-kernel.sh changes what it produces.

@@ -100,21 +100,9 @@ mkdir -p "$out"
 apmu_log "7.2: configuring (allnoconfig + $(basename "$frag")) in $out"
 make -s -C "$src" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 	KCONFIG_ALLCONFIG="$frag" allnoconfig >/dev/null
-# Every line of the fragment must hold, as for the test kernel (scripts/build-kernel.sh).
-bad=0
-while IFS= read -r line; do
-	case "$line" in
-	'# CONFIG_'*' is not set')
-		sym=${line#\# }
-		sym=${sym% is not set}
-		grep -q "^$sym=" "$out/.config" || continue ;;
-	''|'#'*) continue ;;
-	*) grep -qxF -- "$line" "$out/.config" && continue ;;
-	esac
-	echo "kconfig: not honoured: $line" >&2
-	bad=1
-done <"$frag"
-[ $bad -eq 0 ] || apmu_die "7.2: the config fragment does not apply to $pkg $ver"
+# Every line of the fragment must hold, as for the test kernel
+apmu_fragment_holds "$frag" "$out/.config" ||
+	apmu_die "7.2: the config fragment does not apply to $pkg $ver"
 
 apmu_log "7.2: make modules_prepare ($(nproc) jobs)"
 make -s -C "$src" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j"$(nproc)" \
