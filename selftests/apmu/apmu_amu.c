@@ -442,7 +442,7 @@ TEST(perf_stat_tool)
 	ASSERT_EQ(0, system("perf stat -a -x, -o /tmp/amu_stat.txt "
 			    "-e apmu_amu/core_cycles/,apmu_amu/aux0/ -- sleep 0.05"));
 	f = fopen("/tmp/amu_stat.txt", "r");
-	ASSERT_NE(NULL, f);
+	ASSERT_TRUE(f != NULL);
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0])
@@ -463,7 +463,7 @@ TEST(perf_stat_tool)
 	ASSERT_EQ(0, system("perf stat -x, -o /tmp/amu_task.txt "
 			    "-e apmu_amu/core_cycles/ -- sleep 0.01"));
 	f = fopen("/tmp/amu_task.txt", "r");
-	ASSERT_NE(NULL, f);
+	ASSERT_TRUE(f != NULL);
 	core = 0;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = '\0';
@@ -756,10 +756,10 @@ TEST(perf_view_unchanged)
 	if (system("perf --version >/dev/null 2>&1"))
 		SKIP(return, "no perf tool");
 	view = perf_view();
-	ASSERT_NE(NULL, view);
+	ASSERT_TRUE(view != NULL);
 	if (!model_loaded() && access(AMU_PMU, F_OK)) {
 		f = fopen(PERF_VIEW_BASELINE, "w");
-		ASSERT_NE(NULL, f);
+		ASSERT_TRUE(f != NULL);
 		fputs(view, f);
 		fclose(f);
 		free(view);
@@ -773,7 +773,7 @@ TEST(perf_view_unchanged)
 		SKIP(return, "no baseline: run this test once without apmu_amu_test.ko first");
 	}
 	base = calloc(1, 1 << 16);
-	ASSERT_NE(NULL, base);
+	ASSERT_TRUE(base != NULL);
 	n = fread(base, 1, (1 << 16) - 1, f);
 	fclose(f);
 	ASSERT_GE(n, 0);

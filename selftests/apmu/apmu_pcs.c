@@ -863,7 +863,7 @@ TEST(lost_samples_reported)
 	fd = pcs_open(type, 1, -1, every_10us);
 	ASSERT_LE(0, fd);
 	pc = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	ASSERT_NE(MAP_FAILED, pc);
+	ASSERT_TRUE(pc != MAP_FAILED);
 	data = (char *)pc + getpagesize();
 	r0 = model_counter(1, "samples");
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
@@ -1019,7 +1019,7 @@ TEST(plain_vm_bogus_frames_refused)
 	for (p = param; *p; p++)
 		entries += *p == ',';
 	f = popen("dmesg", "r");
-	ASSERT_NE(NULL, f);
+	ASSERT_TRUE(f != NULL);
 	while (fgets(line, sizeof(line), f)) {
 		if (strstr(line, "apmu_pcs: ") && strstr(line, "pcs=") &&
 		    strstr(line, ": refused")) {
@@ -1044,7 +1044,7 @@ TEST(perf_record_report)
 	ASSERT_EQ(0, system("perf record -q -e apmu_pcs// -C 1 -o /tmp/pcs.data -- sleep 1 "
 			    ">/tmp/pcs-record.txt 2>&1"));
 	f = popen("perf report -i /tmp/pcs.data --stdio --sort sym,pid 2>/dev/null", "r");
-	ASSERT_NE(NULL, f);
+	ASSERT_TRUE(f != NULL);
 	while (fgets(line, sizeof(line), f)) {
 		if (line[0] == '#' || line[0] == '\n')
 			continue;
@@ -1195,7 +1195,7 @@ static void record_fixed_period(struct __test_metadata *_metadata, const char *r
 	EXPECT_EQ(0, write_str(TIME_PCT, old_pct));
 	EXPECT_EQ(0, write_str(MAX_RATE, old_rate));
 	f = popen("perf script -i /tmp/pcs-c.data -F time,ip 2>/dev/null", "r");
-	ASSERT_NE(NULL, f);
+	ASSERT_TRUE(f != NULL);
 	while (fgets(line, sizeof(line), f)) {
 		if (sscanf(line, " %lf:", &t) != 1)
 			continue;

@@ -1081,6 +1081,9 @@ static int cpu_pm_window(int lead, int tfd, const char *what, int cycle, unsigne
 
 TEST_F(apmu, cpu_pm_cycle_keeps_counts)
 {
+#ifndef __aarch64__
+	SKIP(return, "the CPU PM trigger module is built for arm64 only");
+#else
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
 		.type = self->pmu.type,
@@ -1094,9 +1097,6 @@ TEST_F(apmu, cpu_pm_cycle_keeps_counts)
 	char cpu[3];
 	int lead, fd, tfd;
 
-#ifndef __aarch64__
-	SKIP(return, "the CPU PM trigger module is built for arm64 only");
-#else
 	tfd = open(CPU_PM_CYCLE, O_WRONLY);
 	if (tfd < 0)
 		SKIP(return, "no %s: insmod apmu_cpu_pm_test.ko (test only)", CPU_PM_CYCLE);
