@@ -15,7 +15,7 @@ pfx=kasan:
 sec "$pfx" active
 echo "TAP version 13"
 echo "1..1"
-tap 1 "this kernel runs KASAN (KernelAddressSanitizer initialized)" \
+tap 1 "this kernel runs the address sanitizer (KernelAddressSanitizer initialized)" \
 	sh -c 'dmesg | grep -q "KernelAddressSanitizer initialized"'
 sec_end "$pfx" active 0
 
