@@ -51,6 +51,51 @@ apmu_fragment_holds() {
 	return $bad
 }
 
+# A private apt configuration for another Debian suite (sid, bookworm-backports, ...):
+# its own sources.list naming SUITE on the mirror the host uses (the first deb822 URIs
+# line, or the first "deb" line, of the host's sources), its own state and cache under
+# $APMU_CACHE/apt-<suite>, the host's dpkg status, amd64 and arm64 lists. Packages are
+# only downloaded (apmu_apt_download), never installed: the host's apt sources and
+# installed packages stay as they are. apmu_apt SUITE sets apt_dir and the array apt_opts
+# for apt-get/apt-cache calls; apmu_apt_update refreshes its lists (once: callers
+# refresh again only when a download fails because the suite moved on).
+apmu_apt() { # apmu_apt SUITE
+	local mirror
+	apt_dir=$APMU_CACHE/apt-$1
+	mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
+		sed -n 's#^URIs: *\([^ ]*/debian\)/*$#\1#p' | head -n 1)
+	[ -n "$mirror" ] || mirror=$(sed -n \
+		's#^deb  *\(\[[^]]*\]  *\)\{0,1\}\([^ ]*/debian\)/* .*#\2#p' \
+		/etc/apt/sources.list 2>/dev/null | head -n 1)
+	apt_mirror=${mirror:-http://deb.debian.org/debian}
+	mkdir -p "$apt_dir"/{state/lists/partial,cache/archives/partial,parts,debs}
+	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
+		"$apt_mirror" "$1" >"$apt_dir/sources.list"
+	chown -R _apt "$apt_dir/debs" "$apt_dir/state/lists/partial" \
+		"$apt_dir/cache/archives/partial" 2>/dev/null || true
+	apt_opts=(-q -o Dir::Etc::SourceList="$apt_dir/sources.list"
+		-o Dir::Etc::SourceParts="$apt_dir/parts" -o Dir::State="$apt_dir/state"
+		-o Dir::Cache="$apt_dir/cache" -o Dir::State::status=/var/lib/dpkg/status
+		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64
+		-o Acquire::Languages=none)
+}
+apmu_apt_update() {
+	apmu_log "apt-get update (private configuration: $apt_mirror $(awk '{print $4}' \
+		"$apt_dir/sources.list"))"
+	apt-get "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1 ||
+		{ tail -n 5 "$apt_dir/update.log" >&2; apmu_die "apt-get update failed ($apt_dir)"; }
+}
+# apmu_apt_version PKG[:ARCH]: the candidate version in the private lists (status 1: none)
+apmu_apt_version() {
+	apt-cache "${apt_opts[@]}" show --no-all-versions "$1" 2>/dev/null |
+		sed -n 's/^Version: //p' | head -n 1 | grep .
+}
+# apmu_apt_download PKG[:ARCH]=VER...: into $apt_dir/debs (emptied first)
+apmu_apt_download() {
+	(cd "$apt_dir/debs" && rm -f ./*.deb &&
+		apt-get "${apt_opts[@]}" download "$@" >"$apt_dir/download.log" 2>&1)
+}
+
 # The kernel source version and the key of the cached kernel build: the fragment, the
 # source package version and the build recipe's version all invalidate the cache.
 # Bump APMU_KERNEL_RECIPE when scripts/build-kernel.sh changes what it produces.

@@ -26,42 +26,18 @@ set -euo pipefail
 [ "$APMU_ARCH" = arm64 ] || apmu_die "prepare-7.2: arm64 only (APMU_ARCH=$APMU_ARCH)"
 PREP_RECIPE=1
 pkg=linux-source-7.2
-apt_dir=$APMU_CACHE/apt-sid
 frag=$APMU_TOP/scripts/kconfig/apmu-test.config
-mkdir -p "$APMU_CACHE/src" "$apt_dir"
+mkdir -p "$APMU_CACHE/src"
 exec 9>"$APMU_CACHE/.kernel-7.2.lock"
 flock 9
 
-# The private apt configuration: the host's Debian mirror (the first deb822 URIs line, or
-# the first "deb" line, of its sources), suite sid.
-mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
-	sed -n 's#^URIs: *\([^ ]*/debian\)/*$#\1#p' | head -n 1)
-[ -n "$mirror" ] || mirror=$(sed -n 's#^deb  *\(\[[^]]*\]  *\)\{0,1\}\([^ ]*/debian\)/* .*#\2#p' \
-	/etc/apt/sources.list 2>/dev/null | head -n 1)
-mirror=${mirror:-http://deb.debian.org/debian}
-mkdir -p "$apt_dir"/{state/lists/partial,cache/archives/partial,parts,debs}
-printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s sid main\n' \
-	"$mirror" >"$apt_dir/sources.list"
-chown -R _apt "$apt_dir/debs" "$apt_dir/state/lists/partial" \
-	"$apt_dir/cache/archives/partial" 2>/dev/null || true
-apt_opts=(-q -o Dir::Etc::SourceList="$apt_dir/sources.list"
-	-o Dir::Etc::SourceParts="$apt_dir/parts" -o Dir::State="$apt_dir/state"
-	-o Dir::Cache="$apt_dir/cache" -o Dir::State::status=/var/lib/dpkg/status
-	-o APT::Architectures::=amd64 -o Acquire::Languages=none)
-refresh() {
-	apmu_log "7.2: apt-get update (private configuration: $mirror sid)"
-	apt-get "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1 ||
-		{ tail -n 5 "$apt_dir/update.log" >&2; apmu_die "7.2: apt-get update failed"; }
-}
-version() {
-	ver=$(apt-cache "${apt_opts[@]}" show --no-all-versions "$pkg" 2>/dev/null |
-		sed -n 's/^Version: //p' | head -n 1)
-	[ -n "$ver" ]
-}
+# The private apt configuration (scripts/lib.sh, apmu_apt): suite sid, download only.
+apmu_apt sid
+version() { ver=$(apmu_apt_version "$pkg"); }
 key() {
 	{ echo "recipe $PREP_RECIPE"; echo "$pkg $ver"; cat "$frag"; } | sha256sum | cut -c1-12
 }
-version || { refresh; version; } || apmu_die "7.2: no $pkg in sid's package lists"
+version || { apmu_apt_update; version; } || apmu_die "7.2: no $pkg in sid's package lists"
 out=$APMU_CACHE/kernel-7.2-$(key)
 if [ -f "$out/.apmu-done" ]; then
 	apmu_log "7.2: reusing the prepared tree $out ($pkg $ver)"
@@ -71,14 +47,11 @@ fi
 
 src=$APMU_CACHE/src/linux-$ver
 if [ ! -f "$src/Makefile" ]; then
-	download() {
-		(cd "$apt_dir/debs" && rm -f ./*.deb &&
-			apt-get "${apt_opts[@]}" download "$pkg=$ver" >"$apt_dir/download.log" 2>&1)
-	}
+	download() { apmu_apt_download "$pkg=$ver"; }
 	apmu_log "7.2: downloading $pkg $ver"
 	if ! download; then
 		# sid has moved on since the lists were fetched: refresh, work it out again
-		refresh
+		apmu_apt_update
 		version || apmu_die "7.2: no $pkg in sid's package lists"
 		out=$APMU_CACHE/kernel-7.2-$(key)
 		src=$APMU_CACHE/src/linux-$ver
