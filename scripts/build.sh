@@ -25,7 +25,13 @@ for ko in apmu.ko apmu_kunit.ko; do
 	[ -f "$mdir/$ko" ] || apmu_die "module build produced no $ko"
 done
 
-# The kselftests (scripts/lib.sh, apmu_ksft_install), static aarch64
+# The kselftests (scripts/lib.sh, apmu_ksft_install), static aarch64. The flavours share
+# one source and its UAPI: another flavour's build installs them only when there are none
+# (make bench alone); in make check it runs while VM lanes copy the test build's.
+if [ "$APMU_FLAVOUR" != test ] && [ -f "$APMU_TOP/build/kselftest_install/kselftest-list.txt" ]; then
+	echo "$kdir"
+	exit 0
+fi
 install=$APMU_TOP/build/kselftest_install
 apmu_log "selftests: make -C tools/testing/selftests TARGETS=apmu install (static aarch64)"
 apmu_ksft_install "$kdir" "$APMU_TOP/build/ksft-tree" "$install" "$APMU_TOP/build/kselftest.log" ||

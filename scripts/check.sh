@@ -1,58 +1,163 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: install what is missing, build the test kernel (cached), apmu.ko and the
-# tests, run the static checks, boot the VM, run kselftests + KUnit + lifecycle tests, and
-# end with 'N passed, N failed, N skipped'. Non-zero exit on any failure.
+# make check [LANES="a b ..."]: install what is missing, build the test kernel (cached),
+# apmu.ko, the tests and the VM root, then run the lanes of scripts/lanes.txt (all, or
+# the ones named and what they need): VM lanes $APMU_JOBS at a time (default: the number
+# of cores, at most 2 — a QEMU with -icount keeps one core busy), host lanes and the other
+# kernels' builds beside them, niced. Ends with 'N passed, N failed, N skipped' over every
+# section the lanes run must show (scripts/tap-summary.py). Non-zero exit on any failure.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 t0=$(date +%s)
+out=$APMU_TOP/build
+ldir=$out/lanes
+table=$APMU_TOP/scripts/lanes.txt
+
+# ---------------------------------------------------------------------------------------
+# The table (scripts/lanes.txt)
+declare -A sets=() kind=() needs=() cmd=() sects=() state=() rc=() pid_of=()
+order=()	# builds and lanes, in table order
+last=""
+while read -r word rest; do
+	case "$word" in
+	''|'#'*) ;;
+	set)
+		read -r name list <<<"$rest"
+		sets[$name]="${sets[$name]:-} $list" ;;
+	build)
+		read -r name c <<<"$rest"
+		kind[$name]=build needs[$name]=- cmd[$name]=$c sects[$name]=""
+		order+=("$name") last="" ;;
+	lane)
+		read -r name k n c <<<"$rest"
+		case "$k" in vm|host) ;; *) apmu_die "lanes.txt: lane $name: kind $k" ;; esac
+		kind[$name]=$k needs[$name]=$n cmd[$name]=$c sects[$name]=""
+		order+=("$name") last=$name ;;
+	sections)
+		[ -n "$last" ] || apmu_die "lanes.txt: 'sections $rest' follows no lane"
+		sects[$last]="${sects[$last]} $rest" ;;
+	*) apmu_die "lanes.txt: unknown line '$word $rest'" ;;
+	esac
+done <"$table"
+
+# expand "@set" and "prefix@set" in a lane's sections
+sections_of() { # sections_of LANE: one name per line
+	local s p
+	for s in ${sects[$1]}; do
+		case "$s" in
+		*@*)
+			p=${s%%@*}
+			[ -n "${sets[${s#*@}]+x}" ] || apmu_die "lanes.txt: no set ${s#*@}"
+			for n in ${sets[${s#*@}]}; do
+				case "$n" in
+				@*) sections_of_set "$p" "${n#@}" ;;
+				*) echo "$p$n" ;;
+				esac
+			done ;;
+		*) echo "$s" ;;
+		esac
+	done
+}
+sections_of_set() { # a set inside a set ("@vm" in "distro"), with the outer prefix
+	local n
+	for n in ${sets[$2]}; do echo "$1$n"; done
+}
+
+# The lanes asked for (LANES, default all) and, transitively, what they need
+want=()
+declare -A wanted=()
+add_wanted() {
+	local n
+	[ -n "${kind[$1]+x}" ] || apmu_die "make check: no lane or build '$1' in scripts/lanes.txt (lanes: $(for l in "${order[@]}"; do [ "${kind[$l]}" = build ] || printf '%s ' "$l"; done))"
+	[ -z "${wanted[$1]+x}" ] || return 0
+	wanted[$1]=1
+	[ "${needs[$1]}" = - ] || for n in ${needs[$1]//,/ }; do add_wanted "$n"; done
+}
+if [ -n "${LANES:-}" ]; then
+	for l in $LANES; do add_wanted "$l"; done
+else
+	for l in "${order[@]}"; do add_wanted "$l"; done
+fi
+for l in "${order[@]}"; do
+	[ -z "${wanted[$l]+x}" ] || want+=("$l")
+done
+
+# ---------------------------------------------------------------------------------------
+# What every lane may use: the test kernel, apmu.ko and the tests, the arm64 VM root
 bash "$APMU_TOP/scripts/deps.sh"
 kdir=$("$APMU_TOP/scripts/build.sh")
-src=$(readlink -f "$kdir/source")
 "$APMU_TOP/scripts/arm64-root.sh" >/dev/null
+rm -rf "$ldir"
+mkdir -p "$ldir"
 
-out=$APMU_TOP/build
-mkdir -p "$out"
-hostlog=$out/host.log
-console=$out/console.log
+# ---------------------------------------------------------------------------------------
+# The commands a lane's line may use. Each prints the lane's log on stdout.
 
-# The 32-bit Arm lane's kernel, then the ARMv5 XScale lane's, build in the background,
-# niced, while the arm64 VMs run (QEMU with -icount keeps one core busy); the lanes'
-# scripts wait for them through the build locks. The job's status is the arm kernel's.
-( st=0
-  APMU_ARCH=arm nice -n 10 "$APMU_TOP/scripts/build-kernel.sh" >/dev/null \
-	2>"$out/arm-kernel.log" || st=$?
-  nice -n 10 "$APMU_TOP/scripts/build-xscale.sh" >/dev/null 2>"$out/xscale-kernel.log" || true
-  exit $st ) &
-armk=$!
-# The KASAN kernel likewise (its lane boots after the Debian kernels' lane).
-APMU_FLAVOUR=kasan nice -n 10 "$APMU_TOP/scripts/build-kernel.sh" >/dev/null \
-	2>"$out/kasan-kernel.log" &
-kasank=$!
+# vm VM-RUN-OPTIONS... SCRIPT: one boot, the console is the log
+vm() {
+	local r=0 console=$ldir/$lane.console
+	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" "$@" || r=$?
+	cat "$console" 2>/dev/null || true	# absent if vm-run died early
+	rm -f "$console"
+	return $r
+}
 
-# Static checks on the host, as a TAP section of their own.
-{
+# vm_retry: as vm, but a console silent for --stall seconds (vm-run's status 126, the
+# vCPUs' registers appended) boots once more; the stalled log is kept next to the lane's
+# (NAME-stalled.log) and fails the lane if it holds a kernel splat
+vm_retry() {
+	local r=0 stalled=$ldir/$lane-stalled.log
+	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$stalled" "$@" || r=$?
+	if [ $r != 126 ]; then
+		cat "$stalled"
+		rm -f "$stalled"
+		return $r
+	fi
+	apmu_log "$lane: the VM stalled (in $(tr -d '\r' <"$stalled" |
+		sed -n 's/^APMU-SECTION-BEGIN //p' | tail -n 1)); log and vCPU registers in" \
+		"$stalled; booting it once more"
+	r=0
+	vm "$@" || r=$?
+	[ $r != 126 ] || apmu_log "$lane: the VM stalled twice"
+	if ! apmu_stall_splats "$stalled" >&2; then
+		apmu_log "$lane: the stalled VM printed a kernel splat before it went silent"
+		r=1
+	fi
+	return $r
+}
+
+# out FILE COMMAND...: a lane script that writes its own log FILE (relative to the tree)
+out() {
+	local f=$APMU_TOP/$1 r=0
+	shift
+	rm -f "$f"
+	APMU_BUILT=1 bash "$APMU_TOP/$1" "${@:2}" >&2 || r=$?
+	cat "$f" 2>/dev/null || true	# absent if it died early: its sections are then missing
+	return $r
+}
+
+# static: checkpatch, sparse, and the kernel options the tests need (read where kernel CI
+# reads them: the kselftests' `config`, the KUnit suites' `.kunitconfig`; each must be in
+# the test kernel's fragment, which keys the cached kernel, and in the kernel built from it)
+static() {
+	local n=3 f lacks
 	echo "APMU-SECTION-BEGIN static"
 	echo "TAP version 13"
 	echo "1..4"
-	if bash "$APMU_TOP/scripts/checkpatch.sh" >"$out/checkpatch.log" 2>&1; then
+	if bash "$APMU_TOP/scripts/checkpatch.sh" >"$ldir/checkpatch.log" 2>&1; then
 		echo "ok 1 checkpatch --strict and kernel-doc clean"
 	else
 		echo "not ok 1 checkpatch --strict and kernel-doc clean"
-		sed 's/^/# /' "$out/checkpatch.log" | head -n 40
+		sed 's/^/# /' "$ldir/checkpatch.log" | head -n 40
 	fi
-	if bash "$APMU_TOP/scripts/sparse.sh" >"$out/sparse.log" 2>&1; then
+	if bash "$APMU_TOP/scripts/sparse.sh" >"$ldir/sparse.log" 2>&1; then
 		echo "ok 2 sparse clean"
 	else
 		echo "not ok 2 sparse clean"
-		sed 's/^/# /' "$out/sparse.log" | head -n 40
+		sed 's/^/# /' "$ldir/sparse.log" | head -n 40
 	fi
-	# The kernel options the tests need, read from where kernel CI reads them: the
-	# kselftests' `config` and the KUnit suites' `.kunitconfig`. Each must be in the test
-	# kernel's fragment (which keys the cached kernel) and in the kernel built from it.
-	n=3
 	for f in selftests/apmu/config drivers/perf/apmu/tests/.kunitconfig; do
 		lacks=$(grep -h '^CONFIG_' "$APMU_TOP/$f" | while read -r opt; do
 			grep -qxF "$opt" "$APMU_TOP/scripts/kconfig/apmu-test.config" &&
@@ -67,145 +172,120 @@ kasank=$!
 		n=$((n + 1))
 	done
 	echo "APMU-SECTION-END static rc=0"
-} >"$hostlog"
+}
 
-# Linux 7.2: every module built against linux-source-7.2 (W=1, warnings as errors), in the
-# background, niced, while the VMs run: section build:7.2 (scripts/build-7.2.sh; its tree
-# is prepared once and cached, a warm run rebuilds only what changed).
-nice -n 10 bash "$APMU_TOP/scripts/build-7.2.sh" >"$out/build-7.2.log" 2>"$out/build-7.2.err" &
-b72=$!
-
-apmu_log "vm: booting the test VM (log: $console)"
-vmrc=0
-# A console silent for 10 minutes is a stalled VM (no test step is that quiet): seen once on
-# QEMU 7.2 -icount, both vCPUs idle for good mid-test. vm-run then appends the vCPUs'
-# registers to the log and exits 126; the stalled log is kept, and the VM boots once more.
-rm -f "$out/console-stalled.log"
-APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" --timeout 1800 --stall 600 \
-	"$APMU_TOP/scripts/vm/check-in-vm.sh" || vmrc=$?
-if [ $vmrc -eq 126 ]; then
-	mv "$console" "$out/console-stalled.log"
-	apmu_log "vm: the test VM stalled (console silent for 600 s, in $(tr -d '\r' \
-		<"$out/console-stalled.log" | sed -n 's/^APMU-SECTION-BEGIN //p' | tail -n 1));" \
-		"log and vCPU registers in $out/console-stalled.log; booting it once more"
-	vmrc=0
-	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --log "$console" --timeout 1800 \
-		--stall 600 "$APMU_TOP/scripts/vm/check-in-vm.sh" || vmrc=$?
-fi
-[ $vmrc -eq 124 ] && echo "the VM did not finish in time" >&2
-[ $vmrc -eq 126 ] && echo "the test VM stalled twice (see $console)" >&2
-if [ -f "$out/console-stalled.log" ] && ! apmu_stall_splats "$out/console-stalled.log" >&2; then
-	echo "the stalled test VM printed a kernel splat before it went silent (above)" >&2
-	vmrc=1
-fi
-
-# Second boot: the in-tree driver owns the PMU; apmu must stand aside.
-console2=$out/console-intree.log
-apmu_log "vm: booting with the in-tree driver active (log: $console2)"
-APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --no-apmu --log "$console2" --timeout 600 \
-	"$APMU_TOP/scripts/vm/intree-in-vm.sh" || vmrc=$?
-
-# Third boot: a heterogeneous device tree (two PMU nodes with per-CPU SPIs), plus a
-# disabled PC-sample frame that apmu must not touch (hetero test 8).
-console3=$out/console-hetero.log
-apmu_log "vm: booting with two PMU nodes (log: $console3)"
-APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --hetero \
-	--dtb-extra "$APMU_TOP/scripts/vm/pcs-disabled.dts" --log "$console3" --timeout 600 \
-	"$APMU_TOP/scripts/vm/hetero-in-vm.sh" || vmrc=$?
-
-# apmu_fuzz, a perf_event fuzzer (scripts/vm/fuzz-in-vm.sh): the same fixed seeds on apmu,
-# then on the in-tree driver, each in a boot of its own. A console silent for 60 s is a
-# hung kernel (the fuzzer prints every second): the boot stops, its section is then
-# missing, and it is not retried.
-for fz in apmu intree; do
-	apmu_log "vm: apmu_fuzz on the $fz driver (log: $out/console-fuzz-$fz.log)"
-	fzopt=()
-	[ $fz = apmu ] || fzopt=(--no-apmu)
-	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet "${fzopt[@]}" --stall 60 --timeout 600 \
-		--log "$out/console-fuzz-$fz.log" "$APMU_TOP/scripts/vm/fuzz-in-vm.sh" || vmrc=$?
-	touch "$out/console-fuzz-$fz.log"	# absent if vm-run died early: the section is then missing
-done
-
-# Debian's own arm64 kernels, 6.1 and 6.12: build, then a boot of each, and 6.1 once more
-# with two PMU nodes (build/distro.log)
-apmu_log "distro: Debian's 6.1 and 6.12 kernels (log: $out/distro.log)"
-APMU_BUILT=1 bash "$APMU_TOP/scripts/distro/check.sh" || vmrc=$?
-mapfile -t distro < <(apmu_distro_sections $APMU_DISTRO_SERIES)
-
-# The KASAN lane: the test kernel with KASAN, apmu's modules built for it, the sections
-# that add and remove units and events (scripts/vm/kasan-in-vm.sh); a KASAN report is a
-# splat and fails the run
-console4=$out/console-kasan.log
-if wait $kasank && APMU_FLAVOUR=kasan "$APMU_TOP/scripts/build.sh" >/dev/null \
-	2>>"$out/kasan-kernel.log"; then
-	apmu_log "vm: booting the KASAN kernel (log: $console4)"
-	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --kernel kasan --log "$console4" \
-		--timeout 1200 --stall 600 "$APMU_TOP/scripts/vm/kasan-in-vm.sh" || vmrc=$?
-else
-	apmu_log "kasan: the kernel or module build failed ($out/kasan-kernel.log)"
-	: >"$console4"	# its sections are then missing
-fi
-
-# The 32-bit Arm lane: its kernel, apmu.ko for it, a boot with apmu and one with the
-# in-tree driver (build/arm.log)
-wait $armk || apmu_log "arm: the background kernel build failed ($out/arm-kernel.log)"
-rm -f "$out/arm.log"
-apmu_log "arm: the 32-bit Arm lane (log: $out/arm.log)"
-APMU_BUILT=1 bash "$APMU_TOP/scripts/arm-check.sh" || vmrc=$?
-touch "$out/arm.log"	# absent if the lane died early: its sections are then missing
-
-# The ARMv5 XScale lane: apmu.ko for a PXA27x kernel (W=1, -Werror) and a boot of QEMU's
-# spitz with it (build/xscale.log; its own kernel, cached like the others)
-apmu_log "xscale: the ARMv5 XScale lane (log: $out/xscale.log)"
-rm -f "$out/xscale.log"
-bash "$APMU_TOP/scripts/xscale-check.sh" || vmrc=$?
-touch "$out/xscale.log"	# absent if the lane died early: its sections are then missing
-
-wait $b72 || apmu_log "7.2: scripts/build-7.2.sh failed ($out/build-7.2.err)"
-
-# The KUnit suites' KTAP once more, through the kernel's own parser (kunit.py parse): the
-# section as the VM printed it, less the kernel's console messages that interleave with it.
-ktap=$out/kunit.ktap
-tr -d '\r' <"$console" |
-	sed -n '/^APMU-SECTION-BEGIN kunit:apmu_kunit$/,/^APMU-SECTION-END kunit:apmu_kunit /p' |
-	sed '1d; $d' >"$ktap"
-{
+# ktap_parse: the test lane's KUnit KTAP once more, through the kernel's own parser
+# (kunit.py parse): the section as the VM printed it, less the kernel's console messages
+ktap_parse() {
+	local ktap=$ldir/kunit.ktap src
+	src=$(readlink -f "$kdir/source")
+	tr -d '\r' <"$ldir/test.log" |
+		sed -n '/^APMU-SECTION-BEGIN kunit:apmu_kunit$/,/^APMU-SECTION-END kunit:apmu_kunit /p' |
+		sed '1d; $d' >"$ktap"
 	echo "APMU-SECTION-BEGIN kunit:ktap"
 	echo "TAP version 13"
 	echo "1..1"
 	# (no __pycache__ written into the shared kernel source)
 	if PYTHONDONTWRITEBYTECODE=1 python3 "$src/tools/testing/kunit/kunit.py" parse "$ktap" \
-		>"$out/kunit-parse.log" 2>&1 &&
-		grep -q 'Testing complete\. Ran [1-9][0-9]* tests: passed: [1-9]' "$out/kunit-parse.log" &&
-		! grep -q '\[ERROR\]' "$out/kunit-parse.log"; then
+		>"$ldir/kunit-parse.log" 2>&1 &&
+		grep -q 'Testing complete\. Ran [1-9][0-9]* tests: passed: [1-9]' "$ldir/kunit-parse.log" &&
+		! grep -q '\[ERROR\]' "$ldir/kunit-parse.log"; then
 		echo "ok 1 kunit.py parse: apmu_kunit's KTAP is well formed and passes"
-		grep 'Testing complete' "$out/kunit-parse.log" | sed 's/^/# /'
+		grep 'Testing complete' "$ldir/kunit-parse.log" | sed 's/^/# /'
 	else
 		echo "not ok 1 kunit.py parse: apmu_kunit's KTAP is well formed and passes"
-		sed 's/^/# /' "$out/kunit-parse.log" | grep -v PASSED | tail -n 30
+		sed 's/^/# /' "$ldir/kunit-parse.log" | grep -v PASSED | tail -n 30
 	fi
 	echo "APMU-SECTION-END kunit:ktap rc=0"
-} >"$out/kunit-parse.tap"
+}
 
-cat "$hostlog" "$out/build-7.2.log" "$console" "$console2" "$console3" \
-	"$out/console-fuzz-apmu.log" "$out/console-fuzz-intree.log" "$out/distro.log" "$console4" \
-	"$out/arm.log" "$out/xscale.log" "$out/kunit-parse.tap" >"$out/all.log"
-rc=0
-python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" \
-	static build:7.2 kselftest:collection kselftest:apmu_pmu kselftest:apmu_rdpmc kselftest:apmu_sampling \
-	bench:quick perf \
-	sampling kunit:apmu_kunit kunit:ktap lifecycle kselftest:apmu_pmu:32bit \
-	kselftest:apmu_rdpmc:32bit kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample \
-	kselftest:apmu_pmu:noirq kselftest:apmu_amu \
-	kselftest:apmu_pcs intree hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit \
-	fuzz intree:fuzz \
-	"${distro[@]}" kasan:active kasan:kunit:apmu_kunit kasan:lifecycle kasan:kselftest:apmu_amu \
-	kasan:kselftest:apmu_pcs arm:build arm:apmu arm:kunit arm:kselftest:apmu_pmu \
-	arm:kselftest:apmu_rdpmc \
-	arm:kselftest:apmu_sampling arm:kselftest:apmu_pmu:noirq arm:intree xscale:build xscale:boot \
-	xscale:intree || rc=$?
+# ---------------------------------------------------------------------------------------
+# The scheduler: start what is ready, in table order; wait for any job to end.
+jobs_max=${APMU_JOBS:-$(nproc)}
+[ "$jobs_max" -le 2 ] || jobs_max=2
+[ "$jobs_max" -ge 1 ] || jobs_max=1
+running_vm=0
+for l in "${want[@]}"; do state[$l]=wait; done
+
+start() { # start NAME
+	local l=$1 c
+	state[$l]=run
+	read -ra c <<<"${cmd[$l]}"
+	if [ "${kind[$l]}" = build ]; then
+		apmu_log "build $l: ${cmd[$l]} (log: $ldir/build-$l.err)"
+		( cd "$APMU_TOP" && exec nice -n 10 "${c[@]}" >/dev/null 2>"$ldir/build-$l.err" ) &
+	else
+		apmu_log "lane $l: ${cmd[$l]} (log: $ldir/$l.log)"
+		if [ "${kind[$l]}" = vm ]; then
+			running_vm=$((running_vm + 1))
+			( cd "$APMU_TOP"; lane=$l; "${c[@]}" ) >"$ldir/$l.log" 2>"$ldir/$l.err" &
+		else
+			( cd "$APMU_TOP"; lane=$l; renice -n 10 $BASHPID >/dev/null; "${c[@]}" ) \
+				>"$ldir/$l.log" 2>"$ldir/$l.err" &
+		fi
+	fi
+	pid_of[$!]=$l
+	date +%s >"$ldir/$l.t0"
+}
+
+ready() { # ready NAME: status 0 when every need succeeded, 2 when one failed
+	local n
+	[ "${needs[$1]}" = - ] && return 0
+	for n in ${needs[$1]//,/ }; do
+		case "${state[$n]}" in
+		done) [ "${rc[$n]}" = 0 ] || return 2 ;;
+		*) return 1 ;;
+		esac
+	done
+}
+
+while :; do
+	pending=0
+	for l in "${want[@]}"; do
+		[ "${state[$l]}" = wait ] || continue
+		pending=1
+		r=0
+		ready "$l" || r=$?
+		if [ $r = 2 ]; then
+			apmu_log "lane $l: not run, a lane or build it needs failed (${needs[$l]})"
+			state[$l]=done rc[$l]=1
+			: >"$ldir/$l.log"
+			continue
+		fi
+		[ $r = 0 ] || continue
+		[ "${kind[$l]}" != vm ] || [ $running_vm -lt "$jobs_max" ] || continue
+		start "$l"
+	done
+	[ ${#pid_of[@]} -gt 0 ] || { [ $pending = 0 ] && break; apmu_die "make check: lanes wait for each other: $(for l in "${want[@]}"; do [ "${state[$l]}" = wait ] && printf '%s ' "$l"; done)"; }
+	r=0
+	wait -n -p done_pid "${!pid_of[@]}" || r=$?
+	l=${pid_of[$done_pid]}
+	unset "pid_of[$done_pid]"
+	state[$l]=done rc[$l]=$r
+	[ "${kind[$l]}" != vm ] || running_vm=$((running_vm - 1))
+	apmu_log "${kind[$l]} $l: done in $(( $(date +%s) - $(cat "$ldir/$l.t0") )) s, status $r"
+done
+
+# ---------------------------------------------------------------------------------------
+# The count: every lane's log in table order, every section its lines name
+required=()
+: >"$out/all.log"
+for l in "${want[@]}"; do
+	[ "${kind[$l]}" != build ] || continue
+	cat "$ldir/$l.log" >>"$out/all.log"
+	mapfile -t -O ${#required[@]} required < <(sections_of "$l")
+done
+sum=0
+python3 "$APMU_TOP/scripts/tap-summary.py" "$out/all.log" "${required[@]}" || sum=$?
+failed=()
+for l in "${want[@]}"; do
+	e=$ldir/$l.err
+	[ "${kind[$l]}" != build ] || e=$ldir/build-$l.err
+	[ "${rc[$l]}" = 0 ] || failed+=("$l (status ${rc[$l]}: $e)")
+done
 apmu_log "check took $(( $(date +%s) - t0 ))s"
-if [ $rc -ne 0 ] || [ $vmrc -ne 0 ]; then
-	echo "FAILED: console logs kept in $out (console*.log)" >&2
+if [ $sum -ne 0 ] || [ ${#failed[@]} -gt 0 ]; then
+	[ ${#failed[@]} = 0 ] || printf 'did not finish cleanly: %s\n' "${failed[@]}" >&2
+	echo "FAILED: logs kept in $ldir" >&2
 	exit 1
 fi
