@@ -4,7 +4,8 @@
 #
 #   make                 build apmu.ko for the running kernel (KDIR=... for another)
 #   make modules_install install it under /lib/modules/<version>/
-#   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU
+#   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU;
+#                        LANES="test hetero ..." runs only those lanes (scripts/lanes.txt)
 #   make distro-check    only its lane on Debian's own 6.1 and 6.12 arm64 kernels
 #   make xscale-check    only its ARMv5 XScale lane (PXA27x kernel, QEMU spitz)
 #   make arm-check       only its 32-bit Arm lane (qemu-system-arm, AArch32 PMUv3)
@@ -40,7 +41,7 @@ clean:
 	rm -rf build/ksft-tree build/kselftest_install build/xscale build/xscale.log
 
 check:
-	bash scripts/check.sh
+	LANES="$(LANES)" bash scripts/check.sh
 
 distro-check:
 	bash scripts/distro/check.sh

@@ -28,10 +28,12 @@ while read -r word rest; do
 		sets[$name]="${sets[$name]:-} $list" ;;
 	build)
 		read -r name c <<<"$rest"
+		[ -z "${kind[$name]+x}" ] || apmu_die "lanes.txt: $name named twice"
 		kind[$name]=build needs[$name]=- cmd[$name]=$c sects[$name]=""
 		order+=("$name") last="" ;;
 	lane)
 		read -r name k n c <<<"$rest"
+		[ -z "${kind[$name]+x}" ] || apmu_die "lanes.txt: $name named twice"
 		case "$k" in vm|host) ;; *) apmu_die "lanes.txt: lane $name: kind $k" ;; esac
 		kind[$name]=$k needs[$name]=$n cmd[$name]=$c sects[$name]=""
 		order+=("$name") last=$name ;;
@@ -142,20 +144,18 @@ out() {
 # reads them: the kselftests' `config`, the KUnit suites' `.kunitconfig`; each must be in
 # the test kernel's fragment, which keys the cached kernel, and in the kernel built from it)
 static() {
-	local n=3 f lacks
-	echo "APMU-SECTION-BEGIN static"
-	echo "TAP version 13"
-	echo "1..4"
+	local f lacks
+	ktap_begin static
 	if bash "$APMU_TOP/scripts/checkpatch.sh" >"$ldir/checkpatch.log" 2>&1; then
-		echo "ok 1 checkpatch --strict and kernel-doc clean"
+		ktap_pass "checkpatch --strict and kernel-doc clean"
 	else
-		echo "not ok 1 checkpatch --strict and kernel-doc clean"
+		ktap_fail "checkpatch --strict and kernel-doc clean"
 		sed 's/^/# /' "$ldir/checkpatch.log" | head -n 40
 	fi
 	if bash "$APMU_TOP/scripts/sparse.sh" >"$ldir/sparse.log" 2>&1; then
-		echo "ok 2 sparse clean"
+		ktap_pass "sparse clean"
 	else
-		echo "not ok 2 sparse clean"
+		ktap_fail "sparse clean"
 		sed 's/^/# /' "$ldir/sparse.log" | head -n 40
 	fi
 	for f in selftests/apmu/config drivers/perf/apmu/tests/.kunitconfig; do
@@ -164,14 +164,13 @@ static() {
 				grep -qxF "$opt" "$kdir/.config" || echo "$opt"
 		done)
 		if [ -z "$lacks" ] && grep -q '^CONFIG_' "$APMU_TOP/$f"; then
-			echo "ok $n the test kernel has every option of $f"
+			ktap_pass "the test kernel has every option of $f"
 		else
-			echo "not ok $n the test kernel has every option of $f"
+			ktap_fail "the test kernel has every option of $f"
 			echo "${lacks:-no CONFIG_ line in $f}" | sed 's/^/# missing: /'
 		fi
-		n=$((n + 1))
 	done
-	echo "APMU-SECTION-END static rc=0"
+	ktap_end
 }
 
 # ktap_parse: the test lane's KUnit KTAP once more, through the kernel's own parser
@@ -182,21 +181,19 @@ ktap_parse() {
 	tr -d '\r' <"$ldir/test.log" |
 		sed -n '/^APMU-SECTION-BEGIN kunit:apmu_kunit$/,/^APMU-SECTION-END kunit:apmu_kunit /p' |
 		sed '1d; $d' >"$ktap"
-	echo "APMU-SECTION-BEGIN kunit:ktap"
-	echo "TAP version 13"
-	echo "1..1"
+	ktap_begin kunit:ktap
 	# (no __pycache__ written into the shared kernel source)
 	if PYTHONDONTWRITEBYTECODE=1 python3 "$src/tools/testing/kunit/kunit.py" parse "$ktap" \
 		>"$ldir/kunit-parse.log" 2>&1 &&
 		grep -q 'Testing complete\. Ran [1-9][0-9]* tests: passed: [1-9]' "$ldir/kunit-parse.log" &&
 		! grep -q '\[ERROR\]' "$ldir/kunit-parse.log"; then
-		echo "ok 1 kunit.py parse: apmu_kunit's KTAP is well formed and passes"
+		ktap_pass "kunit.py parse: apmu_kunit's KTAP is well formed and passes"
 		grep 'Testing complete' "$ldir/kunit-parse.log" | sed 's/^/# /'
 	else
-		echo "not ok 1 kunit.py parse: apmu_kunit's KTAP is well formed and passes"
+		ktap_fail "kunit.py parse: apmu_kunit's KTAP is well formed and passes"
 		sed 's/^/# /' "$ldir/kunit-parse.log" | grep -v PASSED | tail -n 30
 	fi
-	echo "APMU-SECTION-END kunit:ktap rc=0"
+	ktap_end
 }
 
 # ---------------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 # Shared settings for the apmu harness scripts. Sourced, not run.
 
 APMU_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# TAP sections, numbered for the caller (the same helpers as in the VMs)
+. "$APMU_TOP/scripts/ktap.sh"
 # Everything built for tests lives outside the work tree, so a fresh clone reuses it.
 APMU_CACHE=${APMU_CACHE:-/var/cache/apmu}
 # The test kernel's architecture: arm64 (the default, and everything make check runs) or

@@ -37,6 +37,7 @@ def parse_section(name, lines):
     problems = []
     suites = set()
     plans = []  # [nesting prefix, expected, seen]
+    unplanned = {}  # per nesting prefix: results seen with no plan open (yet)
     # per nesting prefix: [deeper results seen, one of them failed] since its last result
     below = {}
 
@@ -55,6 +56,14 @@ def parse_section(name, lines):
         m = PLAN.match(line)
         if m:
             key = m.group(1)
+            if unplanned.get(key):
+                # a trailing plan (TAP 13 allows the plan last: apmu's ktap helpers print
+                # it when the section ends): it must count the results before it
+                if unplanned[key] != int(m.group(2)):
+                    problems.append(f"trailing plan 1..{m.group(2)} at nesting {key!r} "
+                                    f"after {unplanned[key]} results")
+                unplanned[key] = 0
+                continue
             plans.append([key, int(m.group(2)), 0])
             below.setdefault(key, [False, False])
             list(deeper(key))
@@ -66,7 +75,7 @@ def parse_section(name, lines):
         # the innermost open plan at this nesting level owns the result
         owner = next((p for p in reversed(plans) if p[0] == key), None)
         if owner is None:
-            problems.append(f"result without a plan: {line.strip()}")
+            unplanned[key] = unplanned.get(key, 0) + 1
         else:
             owner[2] += 1
             if owner[2] == owner[1]:
@@ -97,6 +106,9 @@ def parse_section(name, lines):
             problems.append(f"failed: {desc.strip()}")
     for p in plans:
         problems.append(f"short plan at nesting {p[0]!r}: {p[2]} of {p[1]} results")
+    for key, n in unplanned.items():
+        if n:
+            problems.append(f"{n} results without a plan at nesting {key!r}")
     if not lines or not any(PLAN.match(x) for x in lines):
         problems.append("no TAP plan")
     return passed, failed, skipped, problems

@@ -42,46 +42,44 @@ foreign_syms() {
 
 rc=0
 {
-	echo "APMU-SECTION-BEGIN xscale:build"
-	echo "TAP version 13"
-	echo "1..5"
+	ktap_begin xscale:build
 	apmu_log "xscale: make -C $kdir M=$bdir W=1 KCFLAGS=-Werror (armel)"
 	if make -s -j2 -C "$kdir" M="$bdir" W=1 KCFLAGS=-Werror modules \
 		>"$out/build.log" 2>&1 && [ -f "$ko" ] && [ -f "$dev" ]; then
-		echo "ok 1 apmu.ko and apmu_xscale_dev.ko build for $rel with W=1 KCFLAGS=-Werror"
+		ktap_pass "apmu.ko and apmu_xscale_dev.ko build for $rel with W=1 KCFLAGS=-Werror"
 	else
-		echo "not ok 1 apmu.ko and apmu_xscale_dev.ko build for $rel with W=1 KCFLAGS=-Werror"
+		ktap_fail "apmu.ko and apmu_xscale_dev.ko build for $rel with W=1 KCFLAGS=-Werror"
 		sed 's/^/# /' "$out/build.log" | tail -n 30
 	fi
 	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 	echo "# vermagic: $vm"
 	case "$vm " in
-	"$rel "*" ARMv5 "*) echo "ok 2 vermagic is the XScale kernel's ($rel, ARMv5)" ;;
-	*) echo "not ok 2 vermagic is the XScale kernel's ($rel, ARMv5)" ;;
+	"$rel "*" ARMv5 "*) ktap_pass "vermagic is the XScale kernel's ($rel, ARMv5)" ;;
+	*) ktap_fail "vermagic is the XScale kernel's ($rel, ARMv5)" ;;
 	esac
 	foreign=$(foreign_syms 2>&1)
 	if [ -f "$ko" ] && "${CROSS_COMPILE}nm" --defined-only "$ko" | grep -q ' apmu_xscale_ops$' &&
 		[ -z "$foreign" ]; then
-		echo "ok 3 apmu.ko holds the core and the XScale backend, no PMUv3/AMU/PCS code"
+		ktap_pass "apmu.ko holds the core and the XScale backend, no PMUv3/AMU/PCS code"
 	else
-		echo "not ok 3 apmu.ko holds the core and the XScale backend, no PMUv3/AMU/PCS code"
+		ktap_fail "apmu.ko holds the core and the XScale backend, no PMUv3/AMU/PCS code"
 		echo "${foreign:-no apmu_xscale_ops in apmu.ko}" | sed 's/^/# /'
 	fi
 	aliases=$(modinfo -F alias "$ko" 2>/dev/null || true)
 	echo "$aliases" | sed 's/^/# alias: /'
 	if [ "$aliases" = platform:xscale-pmu ]; then
-		echo "ok 4 apmu.ko binds the xscale-pmu platform device only (no DT alias)"
+		ktap_pass "apmu.ko binds the xscale-pmu platform device only (no DT alias)"
 	else
-		echo "not ok 4 apmu.ko binds the xscale-pmu platform device only (no DT alias)"
+		ktap_fail "apmu.ko binds the xscale-pmu platform device only (no DT alias)"
 	fi
 	if "${CROSS_COMPILE}gcc" -static -O2 -Wall -Wextra -Werror -o "$prog" \
 		"$APMU_TOP/scripts/vm/xscale-perf.c" >"$out/perf-build.log" 2>&1; then
-		echo "ok 5 xscale-perf builds static for armel (-Werror)"
+		ktap_pass "xscale-perf builds static for armel (-Werror)"
 	else
-		echo "not ok 5 xscale-perf builds static for armel (-Werror)"
+		ktap_fail "xscale-perf builds static for armel (-Werror)"
 		sed 's/^/# /' "$out/perf-build.log" | tail -n 20
 	fi
-	echo "APMU-SECTION-END xscale:build rc=0"
+	ktap_end
 } >"$out/build.tap"
 grep -q '^not ok' "$out/build.tap" && rc=1
 
@@ -97,8 +95,9 @@ if [ -f "$ko" ] && [ -f "$dev" ] && [ -f "$prog" ]; then
 		"$APMU_TOP/scripts/vm/xscale-intree-in-vm.sh" "$ko" "$dev" || rc=1
 else
 	for s in boot intree; do
-		printf '%s\n' "APMU-SECTION-BEGIN xscale:$s" "TAP version 13" "1..1" \
-			"not ok 1 boot skipped: the build failed" "APMU-SECTION-END xscale:$s rc=1"
+		ktap_begin "xscale:$s"
+		ktap_fail "boot skipped: the build failed"
+		ktap_end 1
 	done >"$console"
 	: >"$console2"
 	rc=1

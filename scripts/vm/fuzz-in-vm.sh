@@ -23,23 +23,18 @@ else
 	name=intree:fuzz
 	pmu=$(cd /sys/bus/event_source/devices && ls -d armv8_pmuv3* 2>/dev/null | head -n 1)
 fi
-section "$name"
-echo "TAP version 13"
-set -- $FUZZ_SEEDS
-echo "1..$#"
+ktap_begin "$name"
 rate_save
-n=0
 for s in $FUZZ_SEEDS; do
-	n=$((n + 1))
 	# the progress lines reach the console as they come: silence means a hung kernel
 	{ ./apmu_fuzz -p "$pmu" -s "$s" -t $FUZZ_SECS -n 1000000 $FUZZ_ARGS; echo $? >/tmp/fuzz.rc; } |
 		sed 's/^/# /'
 	if [ "$(cat /tmp/fuzz.rc)" = 0 ]; then
-		echo "ok $n apmu_fuzz -s $s -t $FUZZ_SECS $FUZZ_ARGS on $pmu"
+		ktap_pass "apmu_fuzz -s $s -t $FUZZ_SECS $FUZZ_ARGS on $pmu"
 	else
-		echo "not ok $n apmu_fuzz -s $s -t $FUZZ_SECS $FUZZ_ARGS on $pmu"
+		ktap_fail "apmu_fuzz -s $s -t $FUZZ_SECS $FUZZ_ARGS on $pmu"
 	fi
 done
 rate_restore
-section_end "$name" 0
+ktap_end
 exit 0

@@ -5,26 +5,24 @@
 # PMU and leave the in-tree PMU counting; its AMU unit says in one line that there is no AMU.
 
 . /apmu/vmlib.sh
-section intree
-echo "TAP version 13"
-echo "1..8"
-tap 1 "in-tree armv8_pmuv3 PMU is registered" test -d /sys/bus/event_source/devices/armv8_pmuv3
+ktap_begin intree
+ktap_test "in-tree armv8_pmuv3 PMU is registered" test -d /sys/bus/event_source/devices/armv8_pmuv3
 perf stat -e cycles -x, -o /tmp/before.txt -- ./apmu_workload 100000
-tap 2 "apmu loads next to the in-tree driver" insmod ./apmu.ko
-tap 3 "one dmesg line says the in-tree driver owns the PMU" \
+ktap_test "apmu loads next to the in-tree driver" insmod ./apmu.ko
+ktap_test "one dmesg line says the in-tree driver owns the PMU" \
 	sh -c 'test "$(dmesg | grep -c "apmu: .* is driven by armv8-pmu; core PMU not registered")" = 1'
-tap 4 "apmu registered no core PMU" sh -c '! ls -d /sys/bus/event_source/devices/apmu_* 2>/dev/null'
+ktap_test "apmu registered no core PMU" sh -c '! ls -d /sys/bus/event_source/devices/apmu_* 2>/dev/null'
 # The AMU unit does not depend on owning the PMU. QEMU has no AMU: nothing to show, said once.
-tap 5 "no cpuN/amu and no apmu_amu PMU (QEMU has no AMU)" \
+ktap_test "no cpuN/amu and no apmu_amu PMU (QEMU has no AMU)" \
 	sh -c '! ls -d /sys/devices/system/cpu/cpu*/amu /sys/bus/event_source/devices/apmu_amu 2>/dev/null'
-tap 6 "one dmesg line says the CPUs have no AMU" \
+ktap_test "one dmesg line says the CPUs have no AMU" \
 	sh -c 'test "$(dmesg | grep -c "apmu: amu: CPUs .* have no AMU")" = 1'
-tap 7 "AMU unit over the model works next to the in-tree driver" \
+ktap_test "AMU unit over the model works next to the in-tree driver" \
 	sh -c 'insmod ./apmu_amu_test.ko && test -r /sys/devices/system/cpu/cpu0/amu/core_cycles &&
 		test -d /sys/bus/event_source/devices/apmu_amu && rmmod apmu_amu_test'
 perf stat -e cycles -x, -o /tmp/after.txt -- ./apmu_workload 100000
-tap 8 "in-tree PMU still counts cycles, apmu unloads" \
+ktap_test "in-tree PMU still counts cycles, apmu unloads" \
 	sh -c 'grep -q "^[0-9][0-9]*,,cycles" /tmp/after.txt && rmmod apmu'
 cat /tmp/before.txt /tmp/after.txt | sed 's/^/# /'
-section_end intree 0
+ktap_end
 exit 0

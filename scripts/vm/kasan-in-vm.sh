@@ -12,12 +12,10 @@
 
 pfx=kasan:
 # The lane means something only if KASAN runs: the kernel says so once at boot
-sec "$pfx" active
-echo "TAP version 13"
-echo "1..1"
-tap 1 "this kernel runs the address sanitizer (KernelAddressSanitizer initialized)" \
+tsec "$pfx" active
+ktap_test "this kernel runs the address sanitizer (KernelAddressSanitizer initialized)" \
 	sh -c 'dmesg | grep -q "KernelAddressSanitizer initialized"'
-sec_end "$pfx" active 0
+tsec_end
 
 sec_kunit "$pfx"
 sec_lifecycle "$pfx"

@@ -1,11 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers for scripts run inside the test VM; vm-run installs this as /apmu/vmlib.sh.
 
+# TAP sections, numbered for us (scripts/ktap.sh, installed as /apmu/ktap.sh)
+. /apmu/ktap.sh
+
+# (the old hand-numbered forms, until the scripts still using them are converted)
 section() { echo "APMU-SECTION-BEGIN $1"; }
 section_end() { echo "APMU-SECTION-END $1 rc=$2"; }
-
-# tap N DESCRIPTION COMMAND...: one TAP result line; the command's output becomes
-# diagnostics when it fails. COMMAND may be a shell function of the caller.
 tap() {
 	_tap_n=$1 _tap_d=$2
 	shift 2
@@ -45,12 +46,19 @@ ksft() {
 # apmu_pmu_name: the first apmu PMU in sysfs (apmu_armv8_pmuv3 in the VM)
 apmu_pmu_name() { (cd /sys/bus/event_source/devices && ls -d apmu_* 2>/dev/null | head -n 1); }
 
-# sec PREFIX NAME / sec_end PREFIX NAME RC: a section, with the kernel release on Debian's
+# sec PREFIX NAME / sec_end PREFIX NAME RC: a section (ktap_section: the kselftest runner
+# or KUnit prints its results), with the kernel release when there is a prefix;
+# tsec PREFIX NAME: one whose results are printed here (ktap_begin); tsec_end [RC]
 sec() {
-	section "$1$2"
+	ktap_section "$1$2"
 	[ -z "$1" ] || echo "# kernel: $(uname -r)"
 }
-sec_end() { section_end "$1$2" "$3"; }
+sec_end() { ktap_section_end "$3"; }
+tsec() {
+	ktap_begin "$1$2"
+	[ -z "$1" ] || echo "# kernel: $(uname -r)"
+}
+tsec_end() { ktap_end "$@"; }
 
 # the sample rate limit, which perf lowers after slow overflow handlers (lock debugging
 # under QEMU makes them slow): sections that sample put it back as they found it
@@ -103,18 +111,16 @@ sec_ksft_64bit() {
 # are printed, not judged (few rounds; make bench measures, on the bench kernel).
 # apmu.ko loaded.
 sec_bench_quick() {
-	sec "$1" bench:quick
-	echo "TAP version 13"
-	echo "1..1"
+	tsec "$1" bench:quick
 	rate_save
 	if ./apmu_bench -q >/tmp/bench.out 2>&1; then
-		echo "ok 1 apmu_bench -q runs (figures not judged: make bench measures)"
+		ktap_pass "apmu_bench -q runs (figures not judged: make bench measures)"
 	else
-		echo "not ok 1 apmu_bench -q runs (figures not judged: make bench measures)"
+		ktap_fail "apmu_bench -q runs (figures not judged: make bench measures)"
 	fi
 	sed 's/^/# /' /tmp/bench.out
 	rate_restore
-	sec_end "$1" bench:quick 0
+	tsec_end
 }
 
 # Debian's perf on apmu: user instructions of a known loop, exactly. apmu.ko loaded.
@@ -138,19 +144,17 @@ check_exact() { # EVENT: 200000 more iterations are exactly 400000 more user ins
 }
 sec_perf() {
 	pmu=$(apmu_pmu_name)
-	sec "$1" perf
-	echo "TAP version 13"
-	echo "1..4"
-	tap 1 "perf stat -e instructions:u counts the loop exactly" check_exact instructions:u
-	tap 2 "perf stat -e $pmu/inst_retired/u counts the loop exactly" \
+	tsec "$1" perf
+	ktap_test "perf stat -e instructions:u counts the loop exactly" check_exact instructions:u
+	ktap_test "perf stat -e $pmu/inst_retired/u counts the loop exactly" \
 		check_exact "$pmu/inst_retired/u"
-	tap 3 "perf stat -e cycles,instructions,branches runs; branches unsupported like in-tree" \
+	ktap_test "perf stat -e cycles,instructions,branches runs; branches unsupported like in-tree" \
 		sh -c 'perf stat -x, -e cycles,instructions,branches -o /tmp/ps3.txt -- ./apmu_workload 1000 &&
 			cat /tmp/ps3.txt && grep -q "^[0-9][0-9]*,,cycles" /tmp/ps3.txt &&
 			grep -q "^[0-9][0-9]*,,instructions" /tmp/ps3.txt &&
 			grep -q "not supported.*,branches" /tmp/ps3.txt'
-	tap 4 "perf list shows apmu's events" sh -c "perf list pmu | grep -q '$pmu/inst_retired/'"
-	sec_end "$1" perf 0
+	ktap_test "perf list shows apmu's events" sh -c "perf list pmu | grep -q '$pmu/inst_retired/'"
+	tsec_end
 }
 
 # The KUnit suites (the options they need: drivers/perf/apmu/tests/.kunitconfig): loading
@@ -183,25 +187,23 @@ sec_kunit() {
 # Module lifecycle. apmu.ko loaded on entry, unloaded on return.
 sec_lifecycle() {
 	pmu=$(apmu_pmu_name)
-	sec "$1" lifecycle
-	echo "TAP version 13"
-	echo "1..5"
-	tap 1 "apmu PMU registered with type and cpus" \
+	tsec "$1" lifecycle
+	ktap_test "apmu PMU registered with type and cpus" \
 		sh -c "test -n '$pmu' && test -s /sys/bus/event_source/devices/$pmu/type &&
 			test -s /sys/bus/event_source/devices/$pmu/cpus"
 	# An open event pins the module: rmmod must refuse, and counting goes on.
 	perf stat -e cycles -o /tmp/held.txt -- sleep 3 &
 	held=$!
 	sleep 1
-	tap 2 "rmmod refused while an event is open" sh -c '! rmmod apmu'
+	ktap_test "rmmod refused while an event is open" sh -c '! rmmod apmu'
 	wait $held
-	tap 3 "event held across the refused rmmod still counted" \
+	ktap_test "event held across the refused rmmod still counted" \
 		sh -c 'grep -E "[0-9,]+ +cycles" /tmp/held.txt && ! grep -q "not counted\|not supported" /tmp/held.txt'
-	tap 4 "rmmod apmu when idle, PMU gone from sysfs" \
+	ktap_test "rmmod apmu when idle, PMU gone from sysfs" \
 		sh -c 'rmmod apmu && test -z "$(ls -d /sys/bus/event_source/devices/apmu_* 2>/dev/null)"'
-	tap 5 "reload and unload again" \
+	ktap_test "reload and unload again" \
 		sh -c 'insmod ./apmu.ko && test -n "$(ls -d /sys/bus/event_source/devices/apmu_* 2>/dev/null)" && rmmod apmu'
-	sec_end "$1" lifecycle 0
+	tsec_end
 }
 
 # The kselftests again on 32-bit event counters extended through the overflow interrupt,
@@ -220,8 +222,7 @@ sec_ksft_32bit() {
 		rmmod apmu
 	else
 		sec "$1" kselftest:apmu_pmu:32bit
-		echo "1..1"
-		echo "not ok 1 insmod apmu.ko long_counters=0"
+		ktap_fail "insmod apmu.ko long_counters=0"
 		sec_end "$1" kselftest:apmu_pmu:32bit 1
 	fi
 }
@@ -237,8 +238,7 @@ sec_nosample() {
 		[ "$n" = 1 ] || { echo "# the fallback notice appeared $n times"; rc=1; }
 		rmmod apmu || rc=1
 	else
-		echo "1..1"
-		echo "not ok 1 insmod apmu.ko sampling=0"
+		ktap_fail "insmod apmu.ko sampling=0"
 		rc=1
 	fi
 	sec_end "$1" kselftest:apmu_pmu:nosample $rc
@@ -262,8 +262,7 @@ sec_noirq() {
 		fi
 		rmmod apmu || rc=1
 	else
-		echo "1..1"
-		echo "not ok 1 insmod apmu.ko long_counters=0 overflow_irq=0"
+		ktap_fail "insmod apmu.ko long_counters=0 overflow_irq=0"
 		rc=1
 	fi
 	sec_end "$1" kselftest:apmu_pmu:noirq $rc
@@ -272,14 +271,13 @@ sec_noirq() {
 # model_skip MODULE SUITE: the test-only module over a register model is missing. It is
 # built with the KUnit suites (Kbuild: it uses apmu.ko's EXPORT_SYMBOL_IF_KUNIT symbols),
 # so only for a kernel with CONFIG_KUNIT: there its absence is a failure, elsewhere a
-# SKIP with that reason. Prints a TAP document of one result; returns 1 on failure.
+# SKIP with that reason. One result; returns 1 on failure.
 model_skip() {
-	echo "1..1"
 	if [ -d /sys/kernel/debug/kunit ]; then
-		echo "not ok 1 $2 over the register model: this kernel has KUnit, but no $1"
+		ktap_fail "$2 over the register model: this kernel has KUnit, but no $1"
 		return 1
 	fi
-	echo "ok 1 $2 over the register model # SKIP $1 is built only for a kernel with CONFIG_KUNIT (it uses apmu.ko's EXPORT_SYMBOL_IF_KUNIT symbols), which this kernel's config lacks: the model half runs on the test kernel"
+	ktap_skip "$2 over the register model" "$1 is built only for a kernel with CONFIG_KUNIT (it uses apmu.ko's EXPORT_SYMBOL_IF_KUNIT symbols), which this kernel's config lacks: the model half runs on the test kernel"
 }
 
 # The AMU unit end to end. The plain VM first (QEMU has no AMU: no amu/, no apmu_amu PMU;
@@ -298,8 +296,7 @@ sec_amu() {
 				ksft apmu_amu -T no_amu_without_model || rc=1
 				rmmod apmu_amu_test || rc=1
 			else
-				echo "1..1"
-				echo "not ok 1 insmod apmu_amu_test.ko"
+				ktap_fail "insmod apmu_amu_test.ko"
 				rc=1
 			fi
 		else
@@ -307,8 +304,7 @@ sec_amu() {
 		fi
 		rmmod apmu || rc=1
 	else
-		echo "1..1"
-		echo "not ok 1 $step failed"
+		ktap_fail "$step failed"
 		rc=1
 		# later sections insmod apmu.ko themselves
 		if grep -q '^apmu ' /proc/modules; then rmmod apmu || true; fi
@@ -336,14 +332,12 @@ sec_pcs() {
 			ksft apmu_pcs -T plain_vm_bogus_frames_refused || rc=1
 			rmmod apmu_pcs_test || rc=1
 		else
-			echo "1..1"
-			echo "not ok 1 insmod apmu_pcs_test.ko"
+			ktap_fail "insmod apmu_pcs_test.ko"
 			rc=1
 		fi
 		rmmod apmu || rc=1
 	else
-		echo "1..1"
-		echo "not ok 1 insmod apmu.ko pcs=..."
+		ktap_fail "insmod apmu.ko pcs=..."
 		rc=1
 	fi
 	rate_restore
@@ -395,27 +389,25 @@ long() { # 30 s of sampling on both CPUs
 sec_sampling() {
 	insmod ./apmu.ko
 	pmu=$(apmu_pmu_name)
-	sec "$1" sampling
-	echo "TAP version 13"
-	echo "1..8"
+	tsec "$1" sampling
 	rate_save
-	tap 1 "perf record -e cycles: hot_loop >= 90%" hot90 -e cycles
-	tap 2 "perf record -e $pmu/cpu_cycles/: hot_loop >= 90%" hot90 -e "$pmu/cpu_cycles/"
-	tap 3 "perf record -F 4000 -e cycles: hot_loop >= 90%" hot90 -F 4000 -e cycles
-	tap 4 "perf record -g: hot_loop on top, called from main" callchain
-	tap 5 "perf record on an event counter delivers samples" evcnt
-	tap 6 "period stress on both CPUs: throttles, no storm, system responsive" stress
-	tap 7 "30 s of sampling on both CPUs, samples from each" long
+	ktap_test "perf record -e cycles: hot_loop >= 90%" hot90 -e cycles
+	ktap_test "perf record -e $pmu/cpu_cycles/: hot_loop >= 90%" hot90 -e "$pmu/cpu_cycles/"
+	ktap_test "perf record -F 4000 -e cycles: hot_loop >= 90%" hot90 -F 4000 -e cycles
+	ktap_test "perf record -g: hot_loop on top, called from main" callchain
+	ktap_test "perf record on an event counter delivers samples" evcnt
+	ktap_test "period stress on both CPUs: throttles, no storm, system responsive" stress
+	ktap_test "30 s of sampling on both CPUs, samples from each" long
 	# The stress left perf's running handler-time average high, which would throttle the
-	# next run: lift the CPU-time limit for this check only (tap 6 tested it), then
+	# next run: lift the CPU-time limit for this check only (ktap_test tested it), then
 	# restore. (The rate can only be written while the limit is on.)
 	pct=$(cat /proc/sys/kernel/perf_cpu_time_max_percent)
 	rate_restore
 	echo 0 > /proc/sys/kernel/perf_cpu_time_max_percent
-	tap 8 "sampling after the stress still matches the period" \
+	ktap_test "sampling after the stress still matches the period" \
 		./apmu_sampling -t fixed_period_on_cycle_counter
 	echo "$pct" > /proc/sys/kernel/perf_cpu_time_max_percent
 	rate_restore
-	sec_end "$1" sampling 0
+	tsec_end
 	rmmod apmu
 }

@@ -36,41 +36,34 @@ apmu_unload() { rmmod apmu && [ ! -e $pmu ]; }
 dev_unload() { rmmod apmu_xscale_dev; }
 no_splat() { ! dmesg | grep -E 'WARNING:|BUG:|Oops|Internal error|Unable to handle|sleeping function called|Call trace'; }
 
-n=0
-t() { n=$((n + 1)); tap "$n" "$@" | tee -a /tmp/tap.log; }
-: >/tmp/tap.log
-section xscale:boot
-echo "TAP version 13"
-if [ -f /apmu/apmu.ko ]; then echo "1..19"; else echo "1..2"; fi
+ktap_begin xscale:boot
 sed -n 's/^\(model name\|CPU part\|CPU revision\|Hardware\)/# &/p' /proc/cpuinfo
-t "cpu: XScale PXA270, ARMv5TE" cpu_is_xscale
+ktap_test "cpu: XScale PXA270, ARMv5TE" cpu_is_xscale
 if [ -f /apmu/apmu.ko ]; then
 	type=""
-	t "in-tree armv5_xscale2 not registered (initcall_blacklist)" intree_off
-	t "apmu_xscale_dev registers xscale-pmu (IRQ 28)" dev_load
-	t "insmod apmu" apmu_load
-	t "apmu is bound to xscale-pmu" bound
-	t "dmesg: apmu_armv5_xscale2: XScale2, 4 event counters + CCNT" probe_line
-	t "sysfs: type, cpus 0, format/event config:0-7, 21 events/ (ccnt event=0xfe)" pmu_sysfs
-	t "no kernel.perf_user_access from apmu (XScale has no user reads)" no_sysctl
-	t "CCNT + instruction + dcache_miss in one group: CCNT advances while it runs" perf_count
-	t "PERF_TYPE_HARDWARE cycles reaches apmu: CCNT advances while it runs" perf_generic
+	ktap_test "in-tree armv5_xscale2 not registered (initcall_blacklist)" intree_off
+	ktap_test "apmu_xscale_dev registers xscale-pmu (IRQ 28)" dev_load
+	ktap_test "insmod apmu" apmu_load
+	ktap_test "apmu is bound to xscale-pmu" bound
+	ktap_test "dmesg: apmu_armv5_xscale2: XScale2, 4 event counters + CCNT" probe_line
+	ktap_test "sysfs: type, cpus 0, format/event config:0-7, 21 events/ (ccnt event=0xfe)" pmu_sysfs
+	ktap_test "no kernel.perf_user_access from apmu (XScale has no user reads)" no_sysctl
+	ktap_test "CCNT + instruction + dcache_miss in one group: CCNT advances while it runs" perf_count
+	ktap_test "PERF_TYPE_HARDWARE cycles reaches apmu: CCNT advances while it runs" perf_generic
 	# QEMU's stub: CCNT reads ns with PMNC.E set and 0 without, PMN0-2 read 0 (so what an
 	# event adds up while stopped is 2^32 minus the half-range start 2^31)
 	sed 's/^/# counts: /' /tmp/counts 2>/dev/null
 	[ -s $pmu/type ] && type=$(cat $pmu/type)
-	t "raw event 0xff (the idle select): EINVAL" refuse 22 "${type:-0}" 0xff
-	t "raw event beyond config[7:0]: EINVAL" refuse 22 "${type:-0}" 0x107
-	t "exclude_kernel: EINVAL (XScale counts every mode)" refuse 22 "${type:-0}" 0x07 exclude_kernel
-	t "a fifth event counter in a group: EINVAL" refuse 22 "${type:-0}" 0x07 group5
-	t "cache-misses (no XScale mapping): ENOENT" refuse 2 0 3
-	t "sampling without perf_event_overflow (no kprobes): EOPNOTSUPP" refuse 95 "${type:-0}" 0xfe sample
-	t "rmmod apmu unloads" apmu_unload
-	t "rmmod apmu_xscale_dev" dev_unload
+	ktap_test "raw event 0xff (the idle select): EINVAL" refuse 22 "${type:-0}" 0xff
+	ktap_test "raw event beyond config[7:0]: EINVAL" refuse 22 "${type:-0}" 0x107
+	ktap_test "exclude_kernel: EINVAL (XScale counts every mode)" refuse 22 "${type:-0}" 0x07 exclude_kernel
+	ktap_test "a fifth event counter in a group: EINVAL" refuse 22 "${type:-0}" 0x07 group5
+	ktap_test "cache-misses (no XScale mapping): ENOENT" refuse 2 0 3
+	ktap_test "sampling without perf_event_overflow (no kprobes): EOPNOTSUPP" refuse 95 "${type:-0}" 0xfe sample
+	ktap_test "rmmod apmu unloads" apmu_unload
+	ktap_test "rmmod apmu_xscale_dev" dev_unload
 	dmesg | grep -i 'apmu\|xscale' | sed 's/^/# /'
 fi
-t "no kernel splat" no_splat
-rc=0
-grep -q '^not ok' /tmp/tap.log && rc=1
-section_end xscale:boot $rc
+ktap_test "no kernel splat" no_splat
+ktap_end "$((_ktap_failed > 0))"
 exit $rc

@@ -20,19 +20,12 @@ apmu_aside() {
 }
 no_splat() { ! dmesg | grep -E 'WARNING:|BUG:|Oops|Internal error|Unable to handle|sleeping function called|Call trace'; }
 
-n=0
-t() { n=$((n + 1)); tap "$n" "$@" | tee -a /tmp/tap.log; }
-: >/tmp/tap.log
-section xscale:intree
-echo "TAP version 13"
-echo "1..5"
-t "apmu_xscale_dev registers xscale-pmu (IRQ 28)" insmod /apmu/apmu_xscale_dev.ko
-t "the in-tree driver binds it: armv5_xscale2" intree_bound
-t "apmu loads, registers no PMU and says why in one line" apmu_aside
-t "rmmod apmu" rmmod apmu
-t "no kernel splat" no_splat
+ktap_begin xscale:intree
+ktap_test "apmu_xscale_dev registers xscale-pmu (IRQ 28)" insmod /apmu/apmu_xscale_dev.ko
+ktap_test "the in-tree driver binds it: armv5_xscale2" intree_bound
+ktap_test "apmu loads, registers no PMU and says why in one line" apmu_aside
+ktap_test "rmmod apmu" rmmod apmu
+ktap_test "no kernel splat" no_splat
 dmesg | grep -i 'apmu\|xscale\|hw perfevents' | sed 's/^/# /'
-rc=0
-grep -q '^not ok' /tmp/tap.log && rc=1
-section_end xscale:intree $rc
+ktap_end "$((_ktap_failed > 0))"
 exit $rc

@@ -70,6 +70,7 @@ mknod -m 600 "$stage/dev/console" c 5 1
 mknod -m 666 "$stage/dev/null" c 1 3
 cp "$script" "$stage/apmu/run.sh"
 cp "$APMU_TOP/scripts/vm/lib.sh" "$stage/apmu/vmlib.sh"
+cp "$APMU_TOP/scripts/ktap.sh" "$stage/apmu/ktap.sh"
 for f in "$@"; do
 	cp -a "$f" "$stage/apmu/"
 done
