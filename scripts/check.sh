@@ -17,7 +17,7 @@ table=$APMU_TOP/scripts/lanes.txt
 
 # ---------------------------------------------------------------------------------------
 # The table (scripts/lanes.txt)
-declare -A sets=() kind=() needs=() cmd=() sects=() state=() rc=() pid_of=()
+declare -A sets=() kind=() needs=() cmd=() sects=() nice=() state=() rc=() pid_of=()
 order=()	# builds and lanes, in table order
 last=""
 while read -r word rest; do
@@ -27,9 +27,9 @@ while read -r word rest; do
 		read -r name list <<<"$rest"
 		sets[$name]="${sets[$name]:-} $list" ;;
 	build)
-		read -r name c <<<"$rest"
+		read -r name ni c <<<"$rest"
 		[ -z "${kind[$name]+x}" ] || apmu_die "lanes.txt: $name named twice"
-		kind[$name]=build needs[$name]=- cmd[$name]=$c sects[$name]=""
+		kind[$name]=build needs[$name]=- cmd[$name]=$c sects[$name]="" nice[$name]=$ni
 		order+=("$name") last="" ;;
 	lane)
 		read -r name k n c <<<"$rest"
@@ -86,16 +86,19 @@ for l in "${order[@]}"; do
 	[ -z "${wanted[$l]+x}" ] || want+=("$l")
 done
 
-# ---------------------------------------------------------------------------------------
-# What every lane may use: the test kernel, apmu.ko and the tests, the arm64 VM root
 bash "$APMU_TOP/scripts/deps.sh"
-kdir=$("$APMU_TOP/scripts/build.sh")
-"$APMU_TOP/scripts/arm64-root.sh" >/dev/null
+kdir=$(apmu_kdir)	# the test kernel's (build arm64)
 rm -rf "$ldir"
 mkdir -p "$ldir"
 
 # ---------------------------------------------------------------------------------------
 # The commands a lane's line may use. Each prints the lane's log on stdout.
+
+# arm64_base (a build): the test kernel, apmu.ko and the other modules, the kselftests,
+# the arm64 VM root
+arm64_base() {
+	"$APMU_TOP/scripts/build.sh" && "$APMU_TOP/scripts/arm64-root.sh"
+}
 
 # vm VM-RUN-OPTIONS... SCRIPT: one boot, the console is the log
 vm() {
@@ -210,7 +213,8 @@ start() { # start NAME
 	read -ra c <<<"${cmd[$l]}"
 	if [ "${kind[$l]}" = build ]; then
 		apmu_log "build $l: ${cmd[$l]} (log: $ldir/build-$l.err)"
-		( cd "$APMU_TOP" && exec nice -n 10 "${c[@]}" >/dev/null 2>"$ldir/build-$l.err" ) &
+		( cd "$APMU_TOP"; renice -n "${nice[$l]}" $BASHPID >/dev/null; "${c[@]}" ) \
+			>/dev/null 2>"$ldir/build-$l.err" &
 	else
 		apmu_log "lane $l: ${cmd[$l]} (log: $ldir/$l.log)"
 		if [ "${kind[$l]}" = vm ]; then

@@ -39,7 +39,8 @@ def parse_section(name, lines):
     plans = []  # [nesting prefix, expected, seen]
     unplanned = {}  # per nesting prefix: results seen with no plan open (yet)
     # per nesting prefix: [deeper results seen, one of them failed] since its last result
-    below = {}
+    # (the top level from the start: its plan may come last)
+    below = {"": [False, False]}
 
     def deeper(key):
         # note a line at nesting `key` in every enclosing level that has a plan
