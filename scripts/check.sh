@@ -240,13 +240,27 @@ ready() { # ready NAME: status 0 when every need succeeded, 2 when one failed
 	done
 }
 
+# soon NAME: the lane waits only for builds at full priority (the arm64 one): it keeps
+# a VM slot for itself, so that a short lane later in the table does not take it first
+soon() {
+	local n
+	for n in ${needs[$1]//,/ }; do
+		[ "${state[$n]}" = done ] && continue
+		[ "${kind[$n]}" = build ] && [ "${nice[$n]}" = 0 ] || return 1
+	done
+}
+
 while :; do
-	pending=0
+	pending=0 reserved=0
 	for l in "${want[@]}"; do
 		[ "${state[$l]}" = wait ] || continue
 		pending=1
 		r=0
 		ready "$l" || r=$?
+		if [ $r = 1 ] && [ "${kind[$l]}" = vm ] && soon "$l"; then
+			reserved=$((reserved + 1))
+			continue
+		fi
 		if [ $r = 2 ]; then
 			apmu_log "lane $l: not run, a lane or build it needs failed (${needs[$l]})"
 			state[$l]=done rc[$l]=1
@@ -254,7 +268,7 @@ while :; do
 			continue
 		fi
 		[ $r = 0 ] || continue
-		[ "${kind[$l]}" != vm ] || [ $running_vm -lt "$jobs_max" ] || continue
+		[ "${kind[$l]}" != vm ] || [ $((running_vm + reserved)) -lt "$jobs_max" ] || continue
 		start "$l"
 	done
 	[ ${#pid_of[@]} -gt 0 ] || { [ $pending = 0 ] && break; apmu_die "make check: lanes wait for each other: $(for l in "${want[@]}"; do [ "${state[$l]}" = wait ] && printf '%s ' "$l"; done)"; }
