@@ -205,6 +205,8 @@ jobs_max=${APMU_JOBS:-$(nproc)}
 [ "$jobs_max" -le 2 ] || jobs_max=2
 [ "$jobs_max" -ge 1 ] || jobs_max=1
 running_vm=0
+# a make check stopped (or failing) stops its lanes and builds too
+trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 for l in "${want[@]}"; do state[$l]=wait; done
 
 start() { # start NAME
