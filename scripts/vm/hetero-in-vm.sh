@@ -3,12 +3,13 @@
 # Runs inside the VM booted with scripts/vm-run --hetero: two PMU nodes, cortex-a53 on
 # cpu0 and cortex-a57 on cpu1, each with a per-CPU SPI and interrupt-affinity. On the
 # test kernel (scripts/check.sh) the sections are hetero, kselftest:apmu_hetero and
-# kselftest:apmu_hetero:32bit; booted on a Debian kernel (scripts/distro/check.sh gives
-# the file section-prefix, e.g. "distro-6.1:") they carry that prefix and print the
-# kernel release.
+# kselftest:apmu_hetero:32bit; on the 7.2 test kernel (vm-run --kernel 7.2 --append
+# APMU_PFX=7.2:, an environment variable of init) and on a Debian kernel
+# (scripts/distro/check.sh gives the file section-prefix, e.g. "distro-6.1:") they carry
+# that prefix and print the kernel release.
 
 . /apmu/vmlib.sh
-pfx=$(cat /apmu/section-prefix 2>/dev/null || true)
+pfx=${APMU_PFX:-$(cat /apmu/section-prefix 2>/dev/null || true)}
 sec "$pfx" hetero
 echo "TAP version 13"
 echo "1..8"

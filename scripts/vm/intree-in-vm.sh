@@ -5,7 +5,10 @@
 # PMU and leave the in-tree PMU counting; its AMU unit says in one line that there is no AMU.
 
 . /apmu/vmlib.sh
-section intree
+# the section-name prefix: "" on the 6.12 test kernel, APMU_PFX (vm-run --append
+# APMU_PFX=7.2:) on another
+pfx=${APMU_PFX:-}
+section "${pfx}intree"
 echo "TAP version 13"
 echo "1..8"
 tap 1 "in-tree armv8_pmuv3 PMU is registered" test -d /sys/bus/event_source/devices/armv8_pmuv3
@@ -26,5 +29,5 @@ perf stat -e cycles -x, -o /tmp/after.txt -- ./apmu_workload 100000
 tap 8 "in-tree PMU still counts cycles, apmu unloads" \
 	sh -c 'grep -q "^[0-9][0-9]*,,cycles" /tmp/after.txt && rmmod apmu'
 cat /tmp/before.txt /tmp/after.txt | sed 's/^/# /'
-section_end intree 0
+section_end "${pfx}intree" 0
 exit 0
