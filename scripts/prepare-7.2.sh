@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/prepare-7.2.sh: a Linux 7.2 tree that out-of-tree modules build against, for the
-# build gate of make check (scripts/check.sh, section build-7.2). Prints its directory
-# (the KDIR, an O= build directory of the source).
+# scripts/prepare-7.2.sh [--cached]: the Linux 7.2 test kernel, built and cached: the tree
+# out-of-tree modules build against (scripts/build-7.2.sh, section build:7.2) and the Image
+# scripts/vm-run --kernel 7.2 boots. Prints its directory (the KDIR, an O= build directory
+# of the source). --cached: only print it, status 1 when it is not built yet (waits for a
+# build in progress).
 #
 # Debian's unstable suite (sid) has linux-source-7.2; Debian 12 does not, and the host's
 # apt sources stay as they are: a private apt configuration under $APMU_CACHE/apt-sid (its
@@ -11,20 +13,27 @@
 # directories, amd64 only) downloads the package, nothing is installed. The source is
 # unpacked into $APMU_CACHE/src/linux-<version> (as build-kernel.sh does 6.12's), then
 # configured in $APMU_CACHE/kernel-7.2-<key> the way the test kernel is (allnoconfig +
-# scripts/kconfig/apmu-test.config, every line of which must survive) and prepared with
-# `make modules_prepare`: host tools, generated headers, no kernel build. The key covers
+# scripts/kconfig/apmu-test.config, every line of which must survive) and built as
+# scripts/build-kernel.sh builds 6.12's: Image and modules (so Module.symvers, against
+# which modpost resolves apmu's symbols), then the UAPI headers into usr/. The key covers
 # this recipe, the package version and the fragment. Debian's prebuilt 7.2 headers are no
 # help here: their host tools (linux-kbuild-7.2) need glibc 2.38, Debian 12 has 2.36.
 #
 # A warm run reads the version from the private package lists and reuses the prepared
 # tree: no network. The lists are fetched once, and refreshed (then the download retried)
-# only when the download fails because sid has moved on. Cold: about 4 minutes on 2 cores
-# (11 MB of lists, a 164 MB package, unpacking, modules_prepare).
+# only when the download fails because sid has moved on. Cold: about COLDMIN minutes on 2
+# cores (11 MB of lists, a 164 MB package, unpacking, the kernel build).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 [ "$APMU_ARCH" = arm64 ] || apmu_die "prepare-7.2: arm64 only (APMU_ARCH=$APMU_ARCH)"
-PREP_RECIPE=1
+cached=0
+case "${1:-}" in
+'') ;;
+--cached) cached=1 ;;
+*) apmu_die "usage: scripts/prepare-7.2.sh [--cached]" ;;
+esac
+PREP_RECIPE=2
 pkg=linux-source-7.2
 frag=$APMU_TOP/scripts/kconfig/apmu-test.config
 mkdir -p "$APMU_CACHE/src"
@@ -44,6 +53,7 @@ if [ -f "$out/.apmu-done" ]; then
 	echo "$out"
 	exit 0
 fi
+[ $cached = 0 ] || { apmu_log "7.2: the kernel is not built ($out)"; exit 1; }
 
 src=$APMU_CACHE/src/linux-$ver
 if [ ! -f "$src/Makefile" ]; then
@@ -77,10 +87,13 @@ make -s -C "$src" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- \
 apmu_fragment_holds "$frag" "$out/.config" ||
 	apmu_die "7.2: the config fragment does not apply to $pkg $ver"
 
-apmu_log "7.2: make modules_prepare ($(nproc) jobs)"
+apmu_log "7.2: building Image and modules ($(nproc) jobs; ~15 min cold)"
 make -s -C "$src" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j"$(nproc)" \
-	modules_prepare >"$out/prepare.log" 2>&1 ||
-	{ tail -n 30 "$out/prepare.log" >&2; apmu_die "7.2: modules_prepare failed ($out/prepare.log)"; }
+	Image modules >"$out/build.log" 2>&1 ||
+	{ tail -n 30 "$out/build.log" >&2; apmu_die "7.2: kernel build failed ($out/build.log)"; }
+[ -s "$out/Module.symvers" ] || apmu_die "7.2: the kernel build wrote no Module.symvers"
+make -s -C "$src" O="$out" ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu- -j"$(nproc)" \
+	INSTALL_HDR_PATH="$out/usr" headers_install >/dev/null
 touch "$out/.apmu-done"
 # older prepared trees and sources of 7.2: the cache keeps the current one
 for old in "$APMU_CACHE"/kernel-7.2-*; do

@@ -9,45 +9,49 @@
 . /apmu/vmlib.sh
 
 # The sections both lanes run are functions of vmlib.sh (scripts/vm/lib.sh), called here
-# with no section-name prefix and by distro-in-vm.sh with "distro-<series>:".
+# with the section-name prefix APMU_PFX ("" on the 6.12 test kernel; "7.2:" on the 7.2
+# one: vm-run --kernel 7.2 --append APMU_PFX=7.2:, a kernel command-line word that the
+# kernel hands to init as an environment variable) and by distro-in-vm.sh with
+# "distro-<series>:".
+pfx=${APMU_PFX:-}
 
 # 0. KernelCI's form first, on the freshly loaded module: run_kselftest.sh -c apmu, the
 # whole collection with its default arguments (ok or SKIP only)
-sec_ksft_collection ""
+sec_ksft_collection "$pfx"
 
 # 1. kselftests, 64-bit counters (apmu32, rdpmc32, nosample and noirq need the module
 # reloaded, below)
-sec_ksft_64bit ""
+sec_ksft_64bit "$pfx"
 
 # 1b. make bench's program, once in its quick mode (this kernel has lock debugging: the
 # figures are printed, not judged)
-sec_bench_quick ""
+sec_bench_quick "$pfx"
 
 # 2. Debian's perf on apmu: user instructions of a known loop, exactly
-sec_perf ""
+sec_perf "$pfx"
 
 # 3. KUnit suites (sec_kunit): loading apmu_kunit.ko runs them, one KTAP document that
 # scripts/check.sh also hands to the kernel's kunit.py parse
-sec_kunit ""
+sec_kunit "$pfx"
 
 # 4. Module lifecycle, as TAP (apmu.ko unloaded afterwards)
-sec_lifecycle ""
+sec_lifecycle "$pfx"
 
 # 5. kselftests again on 32-bit event counters; 6. the counting-only fallback, forced;
 # 6a. no overflow interrupt, forced (the fold timer); 6b. the AMU unit (plain VM, then the
 # register model); 6c. PC sampling (bogus frames refused, then the frame model)
-sec_ksft_32bit ""
-sec_nosample ""
-sec_noirq ""
-sec_amu ""
-sec_pcs ""
+sec_ksft_32bit "$pfx"
+sec_nosample "$pfx"
+sec_noirq "$pfx"
+sec_amu "$pfx"
+sec_pcs "$pfx"
 
 # 7. perf record on apmu: profiles, callchains, throttling, long runs. Last, because
 # perf lowers kernel.perf_event_max_sample_rate after slow handlers (lockdep makes ours
 # slow under QEMU).
-sec_sampling ""
+sec_sampling "$pfx"
 
-section "dmesg"
+ktap_section "${pfx}dmesg"
 dmesg
-section_end dmesg 0
+ktap_section_end
 exit 0

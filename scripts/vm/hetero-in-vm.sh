@@ -3,15 +3,14 @@
 # Runs inside the VM booted with scripts/vm-run --hetero: two PMU nodes, cortex-a53 on
 # cpu0 and cortex-a57 on cpu1, each with a per-CPU SPI and interrupt-affinity. On the
 # test kernel (scripts/check.sh) the sections are hetero, kselftest:apmu_hetero and
-# kselftest:apmu_hetero:32bit; booted on a Debian kernel (scripts/distro/check.sh gives
-# the file section-prefix, e.g. "distro-6.1:") they carry that prefix and print the
-# kernel release.
+# kselftest:apmu_hetero:32bit; on the 7.2 test kernel (vm-run --kernel 7.2 --append
+# APMU_PFX=7.2:, an environment variable of init) and on a Debian kernel
+# (scripts/distro/check.sh gives the file section-prefix, e.g. "distro-6.1:") they carry
+# that prefix and print the kernel release.
 
 . /apmu/vmlib.sh
-pfx=$(cat /apmu/section-prefix 2>/dev/null || true)
-sec "$pfx" hetero
-echo "TAP version 13"
-echo "1..8"
+pfx=${APMU_PFX:-$(cat /apmu/section-prefix 2>/dev/null || true)}
+tsec "$pfx" hetero
 dev=/sys/bus/event_source/devices
 a53=apmu_armv8_cortex_a53
 a57=apmu_armv8_cortex_a57
@@ -19,9 +18,9 @@ count() { # count CPUMASK EVENT: user instructions of the workload pinned to CPU
 	taskset "$1" perf stat -x, -e "$2" -o /tmp/h.txt -- ./apmu_workload 100000 >/dev/null &&
 		cat /tmp/h.txt >&2 && sed -n 's/^\([0-9][0-9]*\),.*/\1/p' /tmp/h.txt | head -n 1
 }
-tap 1 "one PMU per microarchitecture, each with its own cpus" \
+ktap_test "one PMU per microarchitecture, each with its own cpus" \
 	sh -c "test \"\$(cat $dev/$a53/cpus)\" = 0 && test \"\$(cat $dev/$a57/cpus)\" = 1"
-tap 2 "one overflow SPI per CPU, each pinned to its CPU" \
+ktap_test "one overflow SPI per CPU, each pinned to its CPU" \
 	sh -c 'test "$(grep -c apmu /proc/interrupts)" = 2 &&
 		for i in $(grep apmu /proc/interrupts | cut -d: -f1); do
 			cat /proc/irq/$i/smp_affinity_list; done | tr "\n" " " | grep -qx "0 1 "'
@@ -30,17 +29,17 @@ only_on() { # only_on CPUMASK PMU OTHER_PMU: counts on PMU, nothing on OTHER_PMU
 		c=$(count "$1" "$3/inst_retired/u") && test -z "$c" &&
 		grep -q "^<not counted>,,$3/" /tmp/h.txt
 }
-tap 3 "a task on cpu0 counts on the cortex-a53 PMU only" only_on 1 $a53 $a57
-tap 4 "a task on cpu1 counts on the cortex-a57 PMU only" only_on 2 $a57 $a53
-tap 5 "a CPU-wide event on a CPU outside the PMU's cpus is refused" \
+ktap_test "a task on cpu0 counts on the cortex-a53 PMU only" only_on 1 $a53 $a57
+ktap_test "a task on cpu1 counts on the cortex-a57 PMU only" only_on 2 $a57 $a53
+ktap_test "a CPU-wide event on a CPU outside the PMU's cpus is refused" \
 	sh -c "! perf stat -C 1 -e $a53/cycles/ -o /tmp/x.txt -- sleep 0.1 ||
 		grep -q 'not supported' /tmp/x.txt"
 irq57=$(grep apmu /proc/interrupts | cut -d: -f1 | tr -d ' ' | tail -n 1)
-tap 6 "cpu1 offline and back: its SPI is pinned to cpu1 again" \
+ktap_test "cpu1 offline and back: its SPI is pinned to cpu1 again" \
 	sh -c "echo 0 > /sys/devices/system/cpu/cpu1/online &&
 		echo 1 > /sys/devices/system/cpu/cpu1/online &&
 		test \"\$(cat /proc/irq/$irq57/smp_affinity_list)\" = 1"
-tap 7 "cpu1 counts again after coming back" only_on 2 $a57 $a53
+ktap_test "cpu1 counts again after coming back" only_on 2 $a57 $a53
 # A PC-sample frame the board disables (scripts/vm/pcs-disabled.dts, merged in with
 # vm-run --dtb-extra by scripts/check.sh) at an address nothing answers: a read there is
 # an external abort. apmu.ko loaded at boot without probing it, and a pcs= frame inside
@@ -55,12 +54,13 @@ pcs_disabled_node() {
 	rmmod apmu && insmod ./apmu.ko
 }
 if [ -d /proc/device-tree/pc-sample@9100000 ]; then
-	tap 8 "a disabled arm,pc-sample-pmu node is not probed, nor described for pcs=" \
+	ktap_test "a disabled arm,pc-sample-pmu node is not probed, nor described for pcs=" \
 		pcs_disabled_node
 else
-	echo "ok 8 a disabled arm,pc-sample-pmu node # SKIP no such node (vm-run --dtb-extra scripts/vm/pcs-disabled.dts)"
+	ktap_skip "a disabled arm,pc-sample-pmu node" \
+		"no such node (vm-run --dtb-extra scripts/vm/pcs-disabled.dts)"
 fi
-sec_end "$pfx" hetero 0
+tsec_end
 
 # kselftests: a task on both clusters, pinned events, an unprivileged foreign event
 sec "$pfx" kselftest:apmu_hetero
@@ -74,8 +74,7 @@ if rmmod apmu && insmod ./apmu.ko long_counters=0; then
 	rc=$?
 	rmmod apmu || rc=1
 else
-	echo "1..1"
-	echo "not ok 1 reload apmu.ko long_counters=0"
+	ktap_fail "reload apmu.ko long_counters=0"
 	rc=1
 fi
 sec_end "$pfx" kselftest:apmu_hetero:32bit $rc

@@ -5,7 +5,10 @@
 # PMU and leave the in-tree PMU counting; its AMU unit says in one line that there is no AMU.
 
 . /apmu/vmlib.sh
-ktap_begin intree
+# the section-name prefix: "" on the 6.12 test kernel, APMU_PFX (vm-run --append
+# APMU_PFX=7.2:) on another
+pfx=${APMU_PFX:-}
+ktap_begin "${pfx}intree"
 ktap_test "in-tree armv8_pmuv3 PMU is registered" test -d /sys/bus/event_source/devices/armv8_pmuv3
 perf stat -e cycles -x, -o /tmp/before.txt -- ./apmu_workload 100000
 ktap_test "apmu loads next to the in-tree driver" insmod ./apmu.ko

@@ -334,6 +334,80 @@ TEST_F(sampling, group_read_in_samples)
 	ASSERT_GE(prev_ins, 5000000ULL);
 }
 
+/*
+ * Throttling, on a group: perf stops a sampling event that overflowed
+ * kernel.perf_event_max_sample_rate / HZ times in a tick (here 1000 / 250: 4), and
+ * restarts it at the next tick. Up to 6.15 perf core asks the driver to stop that event
+ * (perf_event_overflow() returns non-zero: apmu calls its own stop()); since 6.16 it
+ * stops the whole group itself, through pmu->stop() called from inside apmu's overflow
+ * handler, ignores what the driver does with the return, and restarts every member with
+ * pmu->start(). On either kernel: the group throttles and comes back at every tick, the
+ * leader counts only while it runs (about one period per sample: nothing while
+ * throttled), and the counting sibling runs whenever the leader does (on 6.16 and later
+ * it is stopped with it; before, it runs on).
+ */
+#define THR_PERIOD	10000
+#define THR_RATE	"1000"
+
+TEST_F(sampling, throttled_group_restarts)
+{
+	struct perf_event_attr attr = {
+		.size = sizeof(attr),
+		.type = self->pmu.type,
+		.config = 0x11,			/* CPU_CYCLES, on PMCCNTR: interrupts on time */
+		.sample_period = THR_PERIOD,
+		.read_format = PERF_FORMAT_GROUP,
+		.exclude_kernel = 1,
+	};
+	struct { uint64_t nr, leader, sibling; } v;
+	char rate[24], pct[16];
+	struct ring_stats st;
+	int sib, ok;
+
+	if (geteuid())
+		SKIP(return, "not root: kernel.perf_event_max_sample_rate cannot be lowered");
+	/* the rate can be written only while the CPU-time limit is on; then hold it still */
+	ASSERT_EQ(0, apmu_read_file(SAMPLE_RATE, rate, sizeof(rate)));
+	ASSERT_EQ(0, apmu_read_file(TIME_PCT, pct, sizeof(pct)));
+	ASSERT_EQ(0, apmu_write_file(TIME_PCT, "25"));
+	ok = !apmu_write_file(SAMPLE_RATE, THR_RATE);
+	apmu_write_file(TIME_PCT, "0");
+	ASSERT_TRUE(ok);
+
+	open_sampling(_metadata, self, &attr);
+	attr.config = 0x08;			/* INST_RETIRED, counting, on an event counter */
+	attr.sample_period = 0;
+	attr.sample_type = 0;
+	attr.disabled = 0;
+	sib = apmu_perf_open(&attr, 0, -1, self->fd, 0);
+	ASSERT_GE(sib, 0) TH_LOG("sibling: %s", strerror(errno));
+	ioctl(self->fd, PERF_EVENT_IOC_ENABLE, PERF_IOC_FLAG_GROUP);
+	spin(50000000);			/* 100M cycles under -icount: 25 ticks */
+	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
+	ok = read(self->fd, &v, sizeof(v)) == (ssize_t)sizeof(v);
+	close(sib);
+
+	apmu_write_file(TIME_PCT, "25");
+	apmu_write_file(SAMPLE_RATE, rate);
+	apmu_write_file(TIME_PCT, pct);
+	ASSERT_TRUE(ok);
+	ASSERT_EQ(2ULL, v.nr);
+	ring_scan(self->ring, THR_PERIOD, &st);
+	TH_LOG("%u samples, %u throttled, %u unthrottled; leader %llu cycles, sibling %llu instructions",
+	       st.samples, st.throttle, st.unthrottle, (unsigned long long)v.leader,
+	       (unsigned long long)v.sibling);
+	/* throttled again and again, and back each time with samples */
+	ASSERT_GE(st.throttle, 5U);
+	ASSERT_GE(st.unthrottle, 4U);
+	ASSERT_GE(st.samples, 2 * st.throttle);
+	ASSERT_EQ(0U, st.bad_period);
+	/* the leader counted its periods and nothing while throttled */
+	ASSERT_GE(v.leader, (uint64_t)st.samples * THR_PERIOD);
+	ASSERT_LE(v.leader, (uint64_t)(st.samples + 2) * THR_PERIOD);
+	/* the sibling ran at least while the leader did: not left stopped */
+	ASSERT_GE(v.sibling, v.leader / 2);
+}
+
 /* After the last sampling event closes, no apmu interrupt fires any more. */
 TEST_F(sampling, no_interrupt_after_close)
 {

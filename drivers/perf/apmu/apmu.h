@@ -242,7 +242,9 @@ static inline void apmu_sample_took(u64 ns)
  * @data: sample data, initialised with the period
  * @regs: the interrupted registers
  *
- * Return: non-zero when perf wants the event stopped (throttling, event limit).
+ * Return: non-zero when perf wants the event stopped (throttling, event limit); the
+ * caller stops it. Since 6.16 perf core has stopped it (a throttled event's whole group)
+ * by then, through pmu->stop(), and the caller's stop does nothing (compat.h).
  */
 static inline int apmu_event_overflow(struct perf_event *event,
 				      struct perf_sample_data *data, struct pt_regs *regs)

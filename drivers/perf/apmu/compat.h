@@ -333,6 +333,19 @@ static inline u64 apmu_compat_config3(const struct perf_event_attr *attr)
 }
 
 /*
+ * Throttling since 6.16 (perf core's rework of the throttle for groups): perf core stops
+ * a throttled event's whole group itself, through pmu->stop() called from inside
+ * perf_event_overflow() (so from apmu's overflow handler and PC-sample delivery), and
+ * restarts every member with pmu->start() at the next tick; drivers no longer act on
+ * perf_event_overflow()'s return (7.2 also stops an event at its IOC_REFRESH limit
+ * there). Before, only the return says so, and the driver stops the one event. apmu
+ * does the latter on every kernel: its stop() callbacks do nothing for an event already
+ * stopped, so one source is right on both sides and no compile test is needed
+ * (kselftest apmu_sampling throttled_group_restarts shows both). Goes (the stop after
+ * the return) when the oldest supported kernel has 6.16's throttle.
+ */
+
+/*
  * <kunit/visibility.h> (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT) is in 6.2, and in
  * Debian's 6.1.y; the KUnit module is built only where CONFIG_KUNIT is set (not in
  * Debian's configs).
