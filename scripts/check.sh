@@ -176,25 +176,26 @@ static() {
 	ktap_end
 }
 
-# ktap_parse: the test lane's KUnit KTAP once more, through the kernel's own parser
-# (kunit.py parse): the section as the VM printed it, less the kernel's console messages
+# ktap_parse LANE [PREFIX]: LANE's KUnit KTAP once more, through the kernel's own parser
+# (kunit.py parse): the section PREFIXkunit:apmu_kunit as the VM printed it, less the
+# kernel's console messages; section PREFIXkunit:ktap
 ktap_parse() {
-	local ktap=$ldir/kunit.ktap src
+	local ktap=$ldir/$1.ktap src p=${2:-}
 	src=$(readlink -f "$kdir/source")
-	tr -d '\r' <"$ldir/test.log" |
-		sed -n '/^APMU-SECTION-BEGIN kunit:apmu_kunit$/,/^APMU-SECTION-END kunit:apmu_kunit /p' |
+	tr -d '\r' <"$ldir/$1.log" |
+		sed -n "/^APMU-SECTION-BEGIN ${p}kunit:apmu_kunit\$/,/^APMU-SECTION-END ${p}kunit:apmu_kunit /p" |
 		sed '1d; $d' >"$ktap"
-	ktap_begin kunit:ktap
+	ktap_begin "${p}kunit:ktap"
 	# (no __pycache__ written into the shared kernel source)
 	if PYTHONDONTWRITEBYTECODE=1 python3 "$src/tools/testing/kunit/kunit.py" parse "$ktap" \
-		>"$ldir/kunit-parse.log" 2>&1 &&
-		grep -q 'Testing complete\. Ran [1-9][0-9]* tests: passed: [1-9]' "$ldir/kunit-parse.log" &&
-		! grep -q '\[ERROR\]' "$ldir/kunit-parse.log"; then
+		>"$ldir/$1.kunit-parse" 2>&1 &&
+		grep -q 'Testing complete\. Ran [1-9][0-9]* tests: passed: [1-9]' "$ldir/$1.kunit-parse" &&
+		! grep -q '\[ERROR\]' "$ldir/$1.kunit-parse"; then
 		ktap_pass "kunit.py parse: apmu_kunit's KTAP is well formed and passes"
-		grep 'Testing complete' "$ldir/kunit-parse.log" | sed 's/^/# /'
+		grep 'Testing complete' "$ldir/$1.kunit-parse" | sed 's/^/# /'
 	else
 		ktap_fail "kunit.py parse: apmu_kunit's KTAP is well formed and passes"
-		sed 's/^/# /' "$ldir/kunit-parse.log" | grep -v PASSED | tail -n 30
+		sed 's/^/# /' "$ldir/$1.kunit-parse" | grep -v PASSED | tail -n 30
 	fi
 	ktap_end
 }
