@@ -92,15 +92,15 @@ static inline u64 read_pmicntr(void)
 static inline void write_pmicfiltr(u64 val) {}
 #endif /* !ARMV8_PMU_INSTR_IDX */
 
-/*
- * QEMU's PMU, whose missed interrupt updates pmuv3_start() works around. On AArch64 its
- * "max" CPU has MIDR implementer 0; its AArch32 "max" CPU reports a Cortex-A57 MIDR
- * (0x411fd070), so QEMU's virt board is recognised by its device tree root
- * ("linux,dummy-virt"). A KVM guest on that board pays one CP15 write per pmu_enable.
- */
-static inline bool apmu_pmuv3_soft_model(void)
+/* What pmuv3_quirks() matches, once at probe: the MIDR and the machine's root compatible */
+static inline u32 apmu_pmuv3_midr(void)
 {
-	return !read_cpuid_implementor() || of_machine_is_compatible("linux,dummy-virt");
+	return read_cpuid_id();
+}
+
+static inline bool apmu_pmuv3_machine_is(const char *compat)
+{
+	return of_machine_is_compatible(compat);
 }
 
 #endif /* __APMU_PMUV3_ARCH_ARM_H */
