@@ -56,7 +56,7 @@
  * PMCCNTR through its 32-bit encoding, MRC/MCR p15, 0, <Rt>, c9, c13, 0 (PMCCNTR[31:0]),
  * and with PMCR.LC = 0, so it overflows at 2^32 and is extended through the overflow
  * interrupt like any 32-bit counter. The kernel's read_pmccntr()/write_pmccntr() use the
- * 64-bit MRRC/MCRR p15, 0, <Rt>, <Rt2>, c9, which QEMU 7.2 (Debian 12's) does not
+ * 64-bit MRRC/MCRR p15, 0, <Rt>, <Rt2>, c9, which QEMU 7.2 (Debian 12's) and 10.0 do not
  * implement: it is UNDEFINED there, and the in-tree driver oopses the first time it
  * schedules "cycles" (measured: "Oops - undefined instruction" at armv8pmu_write_counter,
  * Documentation/admin-guide/perf/apmu.rst, "32-bit Arm"). The 32-bit encoding exists on
