@@ -27,9 +27,23 @@
 # arm-check), it installs what is missing first and prints the summary itself. Exit
 # status: 0 when the builds passed and both VMs finished their scripts (the TAP results
 # are counted by the caller).
+#
+#   scripts/arm-check.sh [--qemu VER]
+#
+# --qemu 7.2|10: the QEMU both VMs boot (scripts/vm-run --qemu; default $APMU_QEMU, else
+# 7.2); arm:build names it in a TAP diagnostic.
 set -euo pipefail
 APMU_ARCH=arm
 . "$(dirname "$0")/lib.sh"
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--qemu) APMU_QEMU=$2; shift ;;
+	*) apmu_die "arm-check.sh: unknown argument $1 (--qemu 7.2|10)" ;;
+	esac
+	shift
+done
+export APMU_QEMU=${APMU_QEMU:-7.2}
 
 standalone=0
 if [ -z "${APMU_BUILT:-}" ]; then
@@ -148,7 +162,7 @@ vm() {
 			--boot-timeout $boot_timeout --log "$console" --timeout 900 "$@" || r=$?
 		[ $r = 125 ] || break
 		if [ $b = 1 ]; then
-			note+=("$script: boot 1 hung: the script had not started after ${boot_timeout} s (QEMU 7.2's stop_machine() hang on 32-bit Arm; console kept in build/${hung##*/}): booted again, once")
+			note+=("$script: boot 1 hung: the script had not started after ${boot_timeout} s (the stop_machine() hang of QEMU 7.2 on 32-bit Arm; console kept in build/${hung##*/}): booted again, once")
 			apmu_log "vm: ${note[-1]}"
 			mv "$console" "$hung"
 		else
@@ -159,7 +173,9 @@ vm() {
 	[ $r = 0 ]
 }
 
-note=()
+# which QEMU the VMs boot (fetched here, before they need it, when it is QEMU 10)
+qemu=$("$APMU_TOP/scripts/qemu.sh" "$APMU_QEMU" arm) || rc=1
+note=("vm-run --qemu $APMU_QEMU: $("${qemu:-false}" --version 2>/dev/null | head -n 1)")
 host >"$adir/build.tap" || rc=1
 if [ $rc = 0 ]; then
 	apmu_log "vm: booting the 32-bit Arm VM with apmu (log: $console)"

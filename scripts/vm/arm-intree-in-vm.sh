@@ -8,7 +8,7 @@
 #   scripts/vm-run --arch arm --no-apmu scripts/vm/arm-intree-in-vm.sh /tmp/arm-loop1000 \
 #       /tmp/arm-loop101000
 #
-# Never schedules the cycle counter: QEMU 7.2 has no 64-bit AArch32 PMCCNTR accessor, and the
+# Never schedules the cycle counter: QEMU 7.2 and 10.0 have no 64-bit AArch32 PMCCNTR accessor, and the
 # in-tree driver's MCRR to it is UNDEFINED (an oops). So no cycles, no plain perf stat and
 # no perf record (its feature probe opens cycles:u).
 

@@ -248,9 +248,14 @@ TEST_F(hetero, cpu_wide_survives_unprivileged_foreign_event)
 	       self->pmu[1].name, (unsigned long long)wide.val, APMU_UNPRIV_UID,
 	       self->pmu[0].name, (unsigned long long)res.c.val,
 	       (unsigned long long)res.c.run);
-	/* the loop, plus the child's startup and exit and a few ticks: under 1% more */
+	/*
+	 * The loop, plus the child's startup and exit and the timer ticks taken at EL0 while
+	 * it runs, whose handler QEMU charges as EL0 instructions: about 17 ticks (HZ=250),
+	 * 13 thousand each on QEMU 7.2 and 29 thousand on QEMU 10.0 (lockdep kernel), so
+	 * 0.3-0.5% and 1.0-1.7% more. Under 5%: still no second count of the loop.
+	 */
 	EXPECT_GE(wide.val, 2 * UNPRIV_ITERS);
-	EXPECT_LT(wide.val, 2 * UNPRIV_ITERS + 2 * UNPRIV_ITERS / 100);
+	EXPECT_LT(wide.val, 2 * UNPRIV_ITERS + 2 * UNPRIV_ITERS / 20);
 	EXPECT_EQ(wide.ena, wide.run);
 	/* the foreign event never ran on cpu1 */
 	EXPECT_EQ(0ULL, res.c.val);

@@ -56,7 +56,7 @@
  * PMCCNTR through its 32-bit encoding, MRC/MCR p15, 0, <Rt>, c9, c13, 0 (PMCCNTR[31:0]),
  * and with PMCR.LC = 0, so it overflows at 2^32 and is extended through the overflow
  * interrupt like any 32-bit counter. The kernel's read_pmccntr()/write_pmccntr() use the
- * 64-bit MRRC/MCRR p15, 0, <Rt>, <Rt2>, c9, which QEMU 7.2 (Debian 12's) does not
+ * 64-bit MRRC/MCRR p15, 0, <Rt>, <Rt2>, c9, which QEMU 7.2 (Debian 12's) and 10.0 do not
  * implement: it is UNDEFINED there, and the in-tree driver oopses the first time it
  * schedules "cycles" (measured: "Oops - undefined instruction" at armv8pmu_write_counter,
  * Documentation/admin-guide/perf/apmu.rst, "32-bit Arm"). The 32-bit encoding exists on
@@ -92,15 +92,15 @@ static inline u64 read_pmicntr(void)
 static inline void write_pmicfiltr(u64 val) {}
 #endif /* !ARMV8_PMU_INSTR_IDX */
 
-/*
- * QEMU's PMU, whose missed interrupt updates pmuv3_start() works around. On AArch64 its
- * "max" CPU has MIDR implementer 0; its AArch32 "max" CPU reports a Cortex-A57 MIDR
- * (0x411fd070), so QEMU's virt board is recognised by its device tree root
- * ("linux,dummy-virt"). A KVM guest on that board pays one CP15 write per pmu_enable.
- */
-static inline bool apmu_pmuv3_soft_model(void)
+/* What pmuv3_quirks() matches, once at probe: the MIDR and the machine's root compatible */
+static inline u32 apmu_pmuv3_midr(void)
 {
-	return !read_cpuid_implementor() || of_machine_is_compatible("linux,dummy-virt");
+	return read_cpuid_id();
+}
+
+static inline bool apmu_pmuv3_machine_is(const char *compat)
+{
+	return of_machine_is_compatible(compat);
 }
 
 #endif /* __APMU_PMUV3_ARCH_ARM_H */

@@ -15,6 +15,7 @@
 #define __APMU_PMUV3_ARCH_ARM64_H
 
 #include <linux/bitfield.h>
+#include <linux/of.h>
 #include <asm/barrier.h>
 #include <asm/cputype.h>
 #include <asm/sysreg.h>
@@ -261,10 +262,15 @@ static inline void write_pmicfiltr(u64 val)
 }
 #endif /* !ARMV8_PMU_INSTR_IDX */
 
-/* MIDR_EL1 implementer 0: a software model of the CPU (QEMU), see pmuv3_start() */
-static inline bool apmu_pmuv3_soft_model(void)
+/* What pmuv3_quirks() matches, once at probe: MIDR_EL1 and the machine's root compatible */
+static inline u32 apmu_pmuv3_midr(void)
 {
-	return !MIDR_IMPLEMENTOR(read_cpuid_id());
+	return read_cpuid_id();
+}
+
+static inline bool apmu_pmuv3_machine_is(const char *compat)
+{
+	return of_machine_is_compatible(compat);
 }
 
 #endif /* __APMU_PMUV3_ARCH_ARM64_H */

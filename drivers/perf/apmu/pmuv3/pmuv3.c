@@ -44,6 +44,67 @@ static bool pmuv3_version_ok(unsigned int pmuver)
 	return !APMU_PMUV3_AARCH32 || pmuver >= APMU_PERFMON_V3;
 }
 
+/* MIDR implementer, bits [31:24], the same on AArch64 and AArch32 */
+#define APMU_MIDR_IMPLEMENTER	GENMASK(31, 24)
+
+/*
+ * The PMUs that need a workaround (APMU_PMUV3_QUIRK_*), matched once at probe on the
+ * MIDR and, where the MIDR cannot tell, the device tree root compatible; each hot path
+ * then tests one bit of apmu_pmuv3.quirks. Each entry says what would remove it.
+ */
+static const struct pmuv3_quirk {
+	u32 midr_mask;
+	u32 midr;
+	const char *machine;	/* root compatible; NULL: any machine */
+	bool aarch32;		/* only for the AArch32 backend */
+	unsigned int quirks;
+	const char *what;
+} pmuv3_quirk_table[] = {
+	/*
+	 * QEMU's TCG CPUs (-cpu max on AArch64: MIDR_EL1 implementer 0, "reserved for
+	 * software use"). QEMU's pmcr_write() does not re-evaluate the PMU interrupt line,
+	 * 7.2 to 10.0 (measured by the hotplug storm test with long_counters=0, see
+	 * pmuv3_start()); goes when a QEMU that does is the oldest one apmu is tested on.
+	 */
+	{ .midr_mask = APMU_MIDR_IMPLEMENTER, .midr = 0,
+	  .quirks = APMU_PMUV3_QUIRK_IRQ_RESYNC,
+	  .what = "QEMU's PMU: its overflow interrupt is re-raised after PMCR.E is set" },
+	/*
+	 * QEMU's AArch32 "max" CPU reports Cortex-A57's MIDR (0x411fd070): QEMU is known by
+	 * its virt board. A 32-bit KVM guest on that board pays one CP15 write per
+	 * pmu_enable. Goes with the entry above.
+	 */
+	{ .machine = "linux,dummy-virt", .aarch32 = true,
+	  .quirks = APMU_PMUV3_QUIRK_IRQ_RESYNC,
+	  .what = "QEMU's virt board: the overflow interrupt is re-raised after PMCR.E is set" },
+};
+
+/**
+ * pmuv3_quirks() - the workarounds this PMU needs
+ * @midr: the MIDR of the probing CPU
+ * @machine_is: tells whether the machine's device tree root has a compatible
+ * @dev: the PMU's device, to say which workarounds apply (NULL: silent)
+ *
+ * Return: APMU_PMUV3_QUIRK_* of every matching pmuv3_quirk_table entry.
+ */
+static unsigned int pmuv3_quirks(u32 midr, bool (*machine_is)(const char *compat),
+				 struct device *dev)
+{
+	const struct pmuv3_quirk *q;
+	unsigned int quirks = 0;
+
+	for (q = pmuv3_quirk_table; q < pmuv3_quirk_table + ARRAY_SIZE(pmuv3_quirk_table); q++) {
+		if ((midr & q->midr_mask) != q->midr ||
+		    (q->aarch32 && !APMU_PMUV3_AARCH32) ||
+		    (q->machine && !machine_is(q->machine)))
+			continue;
+		if (dev)
+			dev_info(dev, "%s\n", q->what);
+		quirks |= q->quirks;
+	}
+	return quirks;
+}
+
 /**
  * pmuv3_probe() - discover the PMU on the calling CPU
  * @pmu: instance to fill: counters, version, long counters, common events
@@ -77,8 +138,7 @@ static int pmuv3_probe(struct apmu_pmu *pmu)
 	pv->cnt_mask = GENMASK_ULL(pmu->num_counters, 0) >> 1 | APMU_CNT_BIT_C;
 	if (pv->has_icntr)
 		pv->cnt_mask |= APMU_CNT_BIT_F0;
-	/* QEMU's PMU (MIDR implementer 0; 32-bit Arm: arch_arm.h); see pmuv3_start() */
-	pv->irq_resync = apmu_pmuv3_soft_model();
+	pv->quirks = pmuv3_quirks(apmu_pmuv3_midr(), apmu_pmuv3_machine_is, pmu->dev);
 	/* PMMIR exists from PMUv3p4 (PMUVer and PerfMon 5) */
 	pv->pmmir = 0;
 	if (pv->pmuver >= APMU_PMUVER_V3P4)
@@ -433,7 +493,8 @@ static void pmuv3_disable_event(struct perf_event *event)
  * (E clear, so the line went low) is never signalled once E is set again, and that
  * counter's samples stop (seen: 174 samples instead of ~2100 with a 32-bit task event and
  * a hotplug storm on the same CPU). Writing 0 to PMINTENSET, a no-op on hardware, makes
- * QEMU look again. Only on QEMU's PMU (MIDR implementer 0), so hardware pays nothing.
+ * QEMU look again (still so in QEMU 10.0). Only on QEMU's PMU (pmuv3_quirks()), so
+ * hardware pays nothing.
  */
 static void pmuv3_start(struct apmu_pmu *pmu)
 {
@@ -441,7 +502,7 @@ static void pmuv3_start(struct apmu_pmu *pmu)
 
 	isb();
 	write_pmcr(pv->pmcr | ARMV8_PMU_PMCR_E);
-	if (unlikely(pv->irq_resync))
+	if (unlikely(pv->quirks & APMU_PMUV3_QUIRK_IRQ_RESYNC))
 		write_pmintenset(0);
 }
 

@@ -31,8 +31,7 @@
  * @cnt_mask: counter indexes that exist: P<N-1:0>, C and, with @has_icntr, F0
  * @pmceid: PMCEID0/1 as one bitmap: bits 0-63 common events 0x0-0x3f,
  *	    bits 64-127 the 0x4000-0x403f range
- * @irq_resync: the PMU is QEMU's, which re-evaluates its overflow interrupt request
- *		on PMINTEN/PMOVS writes and overflows but not when PMCR.E is set
+ * @quirks: APMU_PMUV3_QUIRK_* of this PMU, from pmuv3_quirks() at probe
  */
 struct apmu_pmuv3 {
 	struct apmu_pmu pmu;
@@ -45,8 +44,16 @@ struct apmu_pmuv3 {
 	u32 pmmir;
 	u64 cnt_mask;
 	DECLARE_BITMAP(pmceid, 128);
-	bool irq_resync;
+	unsigned int quirks;
 };
+
+/*
+ * Workarounds for PMUs that do not behave as the Arm ARM says (pmuv3.c, pmuv3_quirks()).
+ * IRQ_RESYNC: the PMU's overflow interrupt request is re-evaluated on PMINTEN/PMOVS writes
+ * and overflows but not when PMCR.E is set (QEMU's TCG PMU): pmuv3_start() makes it look
+ * again.
+ */
+#define APMU_PMUV3_QUIRK_IRQ_RESYNC	BIT(0)
 
 static inline struct apmu_pmuv3 *to_pmuv3(struct pmu *pmu)
 {

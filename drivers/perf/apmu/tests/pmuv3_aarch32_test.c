@@ -229,6 +229,36 @@ static void a32_probe_perfmon(struct kunit *test)
 	}
 }
 
+static bool a32_machine_virt(const char *compat)
+{
+	return !strcmp(compat, "linux,dummy-virt");
+}
+
+static bool a32_machine_other(const char *compat)
+{
+	return false;
+}
+
+/*
+ * The quirk table from AArch32: QEMU's AArch32 "max" CPU reports Cortex-A57's MIDR, so
+ * QEMU's virt board gets the interrupt resync whatever the MIDR; so does implementer 0;
+ * a Cortex-A57 elsewhere gets none, and neither does the model.
+ */
+static void a32_quirks_table(struct kunit *test)
+{
+	struct a32_test *t;
+
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x411fd070, a32_machine_virt, NULL),
+			APMU_PMUV3_QUIRK_IRQ_RESYNC);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x000f0510, a32_machine_other, NULL),
+			APMU_PMUV3_QUIRK_IRQ_RESYNC);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x411fd070, a32_machine_other, NULL), 0);
+
+	t = a32_alloc(test, 6, PERFMON_V3P5, true);
+	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
+	KUNIT_EXPECT_EQ(test, t->pv.quirks, 0);
+}
+
 /*
  * PMCR.LC = 0 (PMCCNTR overflows at 2^32, the width AArch32's MRC sees) and PMCR.LP = 0
  * (event counters at 2^32, PMEVCNTR<n> shows [31:0] only), even on PMUv3p5 with
@@ -534,6 +564,7 @@ static void a32_pmceid(struct kunit *test)
 static struct kunit_case apmu_pmuv3_aarch32_cases[] = {
 	KUNIT_CASE(a32_model_registers),
 	KUNIT_CASE(a32_probe_perfmon),
+	KUNIT_CASE(a32_quirks_table),
 	KUNIT_CASE(a32_pmcr_lc0_lp0),
 	KUNIT_CASE(a32_w1c_c_at_bit31),
 	KUNIT_CASE(a32_cycles_extend_across_wraps),

@@ -334,6 +334,50 @@ static void probe_reads_identification(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->pv.cnt_mask, 0xffffffffULL);
 }
 
+/* Machines for pmuv3_quirks(): QEMU's virt board, and any other */
+static bool quirk_machine_virt(const char *compat)
+{
+	return !strcmp(compat, "linux,dummy-virt");
+}
+
+static bool quirk_machine_other(const char *compat)
+{
+	return false;
+}
+
+/*
+ * The quirk table, on AArch64: QEMU's TCG CPUs (MIDR implementer 0; QEMU 7.2 and 10.0's
+ * -cpu max: 0x000f0510) get the interrupt resync on any board; a real MIDR gets none,
+ * also on QEMU's virt board (a KVM guest, whose PMU is KVM's); the model none either.
+ * pmuv3_start() writes PMINTENSET once more, with 0, exactly when the quirk is set.
+ */
+static void probe_quirks_table(struct kunit *test)
+{
+	struct apmu_test *t;
+	unsigned int w;
+
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x000f0510, quirk_machine_other, NULL),
+			APMU_PMUV3_QUIRK_IRQ_RESYNC);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x000f0510, quirk_machine_virt, NULL),
+			APMU_PMUV3_QUIRK_IRQ_RESYNC);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x411fd070, quirk_machine_virt, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x414fd0b1, quirk_machine_other, NULL), 0);
+
+	t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+	KUNIT_EXPECT_EQ(test, t->pv.quirks, 0);
+	w = t->m.writes;
+	pmuv3_start(&t->pv.pmu);
+	KUNIT_EXPECT_EQ(test, t->m.writes, w + 1);	/* PMCR only */
+	pmuv3_stop(&t->pv.pmu);
+	t->pv.quirks = APMU_PMUV3_QUIRK_IRQ_RESYNC;
+	t->m.inten = BIT(2);
+	w = t->m.writes;
+	pmuv3_start(&t->pv.pmu);
+	KUNIT_EXPECT_EQ(test, t->m.writes, w + 2);	/* PMCR, then PMINTENSET */
+	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(2));	/* a write of 0 sets nothing */
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
 static void probe_maps_pmceid(struct kunit *test)
 {
 	struct apmu_test *t;
@@ -989,6 +1033,7 @@ static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(model_runaway_reread),
 	KUNIT_CASE(probe_reads_identification),
 	KUNIT_CASE(probe_maps_pmceid),
+	KUNIT_CASE(probe_quirks_table),
 	KUNIT_CASE(reset_leaves_pmu_idle),
 	KUNIT_CASE(get_idx_allocation),
 	KUNIT_CASE(enable_disable_touch_one_counter),
