@@ -90,7 +90,10 @@ refresh() {
 	if [ -n "$suite" ]; then
 		apmu_apt_update
 	else
-		apt-get update -q >/dev/null 2>&1 || true
+		# two lanes refreshing at once take turns (apt-get fails on its own lock)
+		mkdir -p "$APMU_CACHE/distro"
+		(flock 9 && apt-get update -q >/dev/null 2>&1) 9>"$APMU_CACHE/distro/.update.lock" ||
+			true
 	fi
 }
 # pkgdep DEPENDS PREFIX: the first package of a Depends line whose name starts with PREFIX
