@@ -6,7 +6,7 @@
 #   make modules_install install it under /lib/modules/<version>/
 #   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU;
 #                        LANES="test hetero ..." runs only those lanes (scripts/lanes.txt)
-#   make distro-check    only its lane on Debian's own 6.1 and 6.12 arm64 kernels
+#   make distro-check    only its lane on Debian's own 6.1, 6.12 and 7.2 arm64 kernels
 #   make xscale-check    only its ARMv5 XScale lane (PXA27x kernel, QEMU spitz)
 #   make arm-check       only its 32-bit Arm lane (qemu-system-arm, AArch32 PMUv3)
 #   make demo            boot the VM with Debian's perf and show apmu working

@@ -81,10 +81,12 @@ apmu_apt() { # apmu_apt SUITE
 		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64
 		-o Acquire::Languages=none)
 }
+# Lanes running at once may both refresh: they take turns (apt-get would fail on its lock).
 apmu_apt_update() {
 	apmu_log "apt-get update (private configuration: $apt_mirror $(awk '{print $4}' \
 		"$apt_dir/sources.list"))"
-	apt-get "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1 ||
+	(flock 9 && apt-get "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1) \
+		9>"$apt_dir/update.lock" ||
 		{ tail -n 5 "$apt_dir/update.log" >&2; apmu_die "apt-get update failed ($apt_dir)"; }
 }
 # apmu_apt_version PKG[:ARCH]: the candidate version in the private lists (status 1: none)
@@ -92,10 +94,18 @@ apmu_apt_version() {
 	apt-cache "${apt_opts[@]}" show --no-all-versions "$1" 2>/dev/null |
 		sed -n 's/^Version: //p' | head -n 1 | grep .
 }
-# apmu_apt_download PKG[:ARCH]=VER...: into $apt_dir/debs (emptied first)
+# apmu_apt_download [-d DIR] PKG[:ARCH]=VER...: into $apt_dir/debs (emptied first), or
+# into DIR (a caller's own, so that two lanes downloading at once do not share one; the
+# log is DIR/download.log)
 apmu_apt_download() {
-	(cd "$apt_dir/debs" && rm -f ./*.deb &&
-		apt-get "${apt_opts[@]}" download "$@" >"$apt_dir/download.log" 2>&1)
+	local d=$apt_dir/debs l=$apt_dir/download.log
+	if [ "$1" = -d ]; then
+		d=$2 l=$2/download.log
+		shift 2
+		mkdir -p "$d"
+		chown _apt "$d" 2>/dev/null || true
+	fi
+	(cd "$d" && rm -f ./*.deb && apt-get "${apt_opts[@]}" download "$@" >"$l" 2>&1)
 }
 
 # The kernel source version and the key of the cached kernel build: the fragment, the
@@ -200,7 +210,7 @@ apmu_ksft_install() { # apmu_ksft_install KDIR TREE INSTALL LOG
 # boots with the heterogeneous device tree (6.1: compat.h's pre-6.2 filter_match and
 # PERF_PMU_CAP_HETEROGENEOUS_CPUS path, which only two PMUs reach), and the sections each
 # must show (scripts/check.sh and make distro-check require them all).
-APMU_DISTRO_SERIES="6.1 6.12"
+APMU_DISTRO_SERIES="6.1 6.12 7.2"
 APMU_DISTRO_HETERO="6.1"
 apmu_distro_sections() { # apmu_distro_sections SERIES...: the required section names
 	local k t

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# scripts/distro/check.sh [SERIES...]: the Debian-kernel lane of make check (default: 6.1
-# and 6.12). For each series: fetch Debian 12's current arm64 kernel and headers
-# (scripts/distro/fetch.sh), build apmu.ko against them the way the README tells a board
-# owner to (make KDIR=..., here cross: ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-, with
-# W=1 and warnings as errors), check its vermagic and symbol CRCs and the DKMS build, then
+# scripts/distro/check.sh [SERIES...]: the Debian-kernel lane of make check (default: every
+# series of $APMU_DISTRO_SERIES, scripts/lib.sh: 6.1, 6.12 and 7.2). For each series: fetch
+# Debian's current arm64 kernel and headers (scripts/distro/fetch.sh: Debian 12's 6.1 and
+# 6.12, the unstable suite's 7.2), build apmu.ko against them the way the README tells a
+# board owner to (make KDIR=..., here cross: ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-,
+# with W=1 and warnings as errors), check its vermagic and symbol CRCs against the kernel
+# image and the headers' Module.symvers and the DKMS build, then
 # boot the Debian Image in the test VM and run scripts/vm/distro-in-vm.sh (with the
 # DKMS-installed module tree as /apmu/lib, for the README's `modprobe apmu`). 6.1
 # ($APMU_DISTRO_HETERO, scripts/lib.sh) boots once more with the heterogeneous device tree
@@ -13,11 +15,15 @@
 # scripts/vm/hetero-in-vm.sh: two PMUs are what reaches compat.h's pre-6.2 path
 # (filter_match, PERF_PMU_CAP_HETEROGENEOUS_CPUS).
 #
-# Writes build/distro.log: the host's TAP sections (distro-<series>:build) followed by the
-# VM console logs; make check counts it with the others (APMU_BUILT=1: it has built the
-# test kernel's module, the selftests and the VM root). Run alone (make distro-check), it
-# builds those first and prints the summary itself. Exit status: 0 when every VM
-# finished its script and the builds passed (the TAP results are counted by the caller).
+# Writes build/distro-<series>.log when given one series (a lane of its own: series may
+# run at once, each in its own build/distro-<series>/ and console-distro-<series>*.log),
+# build/distro.log otherwise: the host's TAP sections (distro-<series>:build) followed by
+# the VM console logs; make check counts it with the others (APMU_BUILT=1: it has built
+# the test kernel's module, the selftests and the VM root; 7.2 also needs the linux-source-7.2
+# tree of scripts/prepare-7.2.sh, which fetch.sh runs, for its host programs). Run alone
+# (make distro-check), it builds those first and prints the summary itself. Exit status:
+# 0 when every VM finished its script and the builds passed (the TAP results are counted
+# by the caller).
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
@@ -33,13 +39,27 @@ if [ -z "${APMU_BUILT:-}" ]; then
 fi
 out=$APMU_TOP/build
 mkdir -p "$out"
-log=$out/distro.log
+if [ $# -eq 1 ]; then
+	log=$out/distro-$1.log
+else
+	log=$out/distro.log
+fi
 : >"$log"
 rc=0
 
 # Every CRC apmu.ko records for an imported symbol must be the kernel's (Module.symvers).
-crcs_match() { # crcs_match KO SYMVERS
+# A kernel without CONFIG_MODVERSIONS (Debian's 7.2) checks no CRC: then apmu.ko must
+# record none (no __versions section) and the kernel's loader compares vermagic whole.
+crcs_match() { # crcs_match KO SYMVERS CONFIG
 	local n bad
+	if ! grep -q '^CONFIG_MODVERSIONS=y' "$3"; then
+		echo "# the kernel has no CONFIG_MODVERSIONS: no CRC to match, and apmu.ko records none"
+		if aarch64-linux-gnu-readelf -S "$1" | grep -q '__versions'; then
+			echo "# apmu.ko has a __versions section"
+			return 1
+		fi
+		return 0
+	fi
 	n=$(modprobe --dump-modversions "$1" | wc -l)
 	bad=$(comm -23 <(modprobe --dump-modversions "$1" | awk '{ print $1, $2 }' | sort) \
 		<(awk '{ print $1, $2 }' "$2" | sort))
@@ -49,14 +69,18 @@ crcs_match() { # crcs_match KO SYMVERS
 }
 
 # What the README says `apt-get install linux-headers-$(uname -r)` pulls in, from the
-# arm64 packages' Depends (scripts/distro/fetch.sh: DIR/depends): the kernel's compiler,
-# gcc-12, and linux-kbuild; and pahole where the headers hold vmlinux (BTF for modules).
+# arm64 packages' Depends (scripts/distro/fetch.sh: DIR/depends): the kernel's compiler
+# (the one .kernelvariables names: gcc-12 for 6.1 and 6.12, gcc-16 for 7.2, through
+# gcc-16-for-host), and linux-kbuild; and pahole where the headers hold vmlinux (BTF for
+# modules).
 depends_ok() { # depends_ok DIR KDIR
-	local hdeps kdeps
-	hdeps=$(sed -n 1p "$1/depends" | sed 's/^[^:]*: //' | tr ',|' '\n\n')
-	kdeps=$(sed -n 2p "$1/depends" | sed 's/^[^:]*: //' | tr ',|' '\n\n')
+	local hdeps kdeps gcc
+	gcc=$(cat "$1/compiler")
+	hdeps=$(sed -n 1p "$1/depends" | sed 's/^[^:]*: //' | tr ',|' '\n')
+	kdeps=$(sed -n 2p "$1/depends" | sed 's/^[^:]*: //' | tr ',|' '\n')
 	sed 's/^/# Depends of /' "$1/depends"
-	grep -qE '^ *gcc-12( |$)' <<<"$hdeps" && grep -qE '^ *linux-kbuild-' <<<"$hdeps" || return 1
+	grep -qE "^ *$gcc(-for-host)?( |\$)" <<<"$hdeps" && grep -qE '^ *linux-kbuild-' <<<"$hdeps" ||
+		return 1
 	if [ -e "$2/vmlinux" ]; then
 		echo "# the headers hold vmlinux (BTF for modules): the build needs pahole"
 		grep -qE '^ *pahole( |$)' <<<"$kdeps"
@@ -69,14 +93,18 @@ depends_ok() { # depends_ok DIR KDIR
 # overlaps the next series' build and the previous VM: QEMU with -icount uses one core).
 # Writes $out/<name>/build.tap (TAP lines 1-4) and starts $out/<name>/dkms.rc.
 host_build() { # host_build SERIES
-	local name=distro-$1 dir rel kdir bdir ko vm lacks
+	local name=distro-$1 dir rel kdir bdir ko vm kvm lacks gcc t3
 	dir=$("$APMU_TOP/scripts/distro/fetch.sh" "$1")
 	rel=$(cat "$dir/release")
 	kdir=$dir/root/usr/src/linux-headers-$rel
 	bdir=$out/$name/src
 	ko=$bdir/apmu.ko
+	gcc=$(cat "$dir/compiler")
 	echo "$dir" >"$out/$name.dir"
 	{
+		# what fetch.sh changed in the unpacked packages for this host (7.2: host
+		# programs from the source, gcc 12's answers to Kconfig's compiler probes)
+		sed 's/^host: /# host: /' "$dir/host"
 		apmu_stage_src "$bdir"
 		apmu_log "distro: $rel: make KDIR=$kdir (cross, W=1, warnings are errors)"
 		if make -s -j"$(nproc)" -C "$bdir" KDIR="$kdir" ARCH=arm64 \
@@ -87,22 +115,28 @@ host_build() { # host_build SERIES
 			echo "not ok 1 make KDIR=<linux-headers-$rel> W=1 KCFLAGS=-Werror builds apmu.ko"
 			sed 's/^/# /' "$out/$name/build.log" | tail -n 30
 		fi
+		# The kernel's own vermagic is a string of its (uncompressed) Image
 		vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
+		kvm=$(strings -n 8 "$dir/Image" | awk -v r="$rel " '!f && index($0, r) == 1 { print; f = 1 }')
 		echo "# vermagic: $vm"
-		if [ "${vm%% *}" = "$rel" ]; then
-			echo "ok 2 vermagic names $rel"
+		echo "# the Image's: $kvm"
+		if [ -n "$vm" ] && [ "$vm" = "$kvm" ]; then
+			echo "ok 2 vermagic is the kernel's ($rel)"
 		else
-			echo "not ok 2 vermagic names $rel"
+			echo "not ok 2 vermagic is the kernel's ($rel)"
 		fi
-		if [ -f "$ko" ] && crcs_match "$ko" "$kdir/Module.symvers"; then
-			echo "ok 3 modversions: every symbol CRC is the kernel's"
+		t3="modversions: every symbol CRC is the kernel's"
+		grep -q '^CONFIG_MODVERSIONS=y' "$dir/config" ||
+			t3="modversions: none in apmu.ko, as in the kernel (no CONFIG_MODVERSIONS)"
+		if [ -f "$ko" ] && crcs_match "$ko" "$kdir/Module.symvers" "$dir/config"; then
+			echo "ok 3 $t3"
 		else
-			echo "not ok 3 modversions: every symbol CRC is the kernel's"
+			echo "not ok 3 $t3"
 		fi
 		if depends_ok "$dir" "$kdir"; then
-			echo "ok 4 linux-headers-$rel pulls in gcc-12 and linux-kbuild (and pahole if BTF)"
+			echo "ok 4 linux-headers-$rel pulls in $gcc and linux-kbuild (and pahole if BTF)"
 		else
-			echo "not ok 4 linux-headers-$rel pulls in gcc-12 and linux-kbuild (and pahole if BTF)"
+			echo "not ok 4 linux-headers-$rel pulls in $gcc and linux-kbuild (and pahole if BTF)"
 		fi
 		# Diagnostics, not tests: what the test kernel's fragment asks for that Debian's
 		# config does not give
