@@ -44,13 +44,13 @@ check:
 	LANES="$(LANES)" bash scripts/check.sh
 
 distro-check:
-	bash scripts/distro/check.sh
+	LANES="distro-6.1 distro-6.12 distro-7.2" bash scripts/check.sh
 
 arm-check:
-	bash scripts/arm-check.sh
+	LANES=arm bash scripts/check.sh
 
 xscale-check:
-	bash scripts/xscale-check.sh
+	LANES=xscale bash scripts/check.sh
 
 demo:
 	bash scripts/demo.sh

@@ -23,10 +23,9 @@
 # apmu_pmu's 32-bit wrap tests again with overflow_irq=0 (arm:kselftest:apmu_pmu:noirq).
 #
 # Writes build/arm.log: the host's TAP section arm:build, then the VM consoles (sections
-# arm:apmu, arm:kunit, arm:kselftest:* and arm:intree); make check counts it with the others. Run alone (make
-# arm-check), it installs what is missing first and prints the summary itself. Exit
-# status: 0 when the builds passed and both VMs finished their scripts (the TAP results
-# are counted by the caller).
+# arm:apmu, arm:kunit, arm:kselftest:* and arm:intree); make check counts it with the
+# others (make arm-check: that lane alone). Run by hand, it installs what is missing
+# first. Exit status: 0 when the builds passed and both VMs finished their scripts.
 #
 #   scripts/arm-check.sh [--qemu VER]
 #
@@ -45,9 +44,7 @@ while [ $# -gt 0 ]; do
 done
 export APMU_QEMU=${APMU_QEMU:-7.2}
 
-standalone=0
 if [ -z "${APMU_BUILT:-}" ]; then
-	standalone=1
 	bash "$APMU_TOP/scripts/deps.sh"
 fi
 out=$APMU_TOP/build
@@ -67,19 +64,20 @@ rc=0
 
 is_arm() { readelf -h "$1" 2>/dev/null | grep -q 'Machine:.*ARM$'; }
 
-# The host's checks, as TAP lines 1-6 (section arm:build, written once the VM has run).
+# The host's checks, as TAP results (section arm:build, written once the VM has run).
 host() {
-	local t0 cached kdir rel sp vm n
+	local t0 cached kdir rel sp vm n t
+	ktap_reset
 	t0=$(date +%s)
 	cached=""
 	[ ! -f "$(apmu_kdir)/.apmu-done" ] || cached=", cached"
 	if ! kdir=$("$APMU_TOP/scripts/build-kernel.sh"); then
-		echo "not ok 1 the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
+		ktap_fail "the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
 		tail -n 20 "$(apmu_kdir)/build.log" 2>/dev/null | sed 's/^/# /'
-		for n in 2 3 4 5 6 7; do echo "not ok $n # no kernel"; done
+		for t in module sparse vermagic loops root kselftests; do ktap_fail "$t: no kernel"; done
 		return 1
 	fi
-	echo "ok 1 the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
+	ktap_pass "the lane's kernel builds (scripts/kconfig/apmu-test-arm.config)"
 	echo "# $kdir ($(( $(date +%s) - t0 )) s$cached)"
 	rel=$(cat "$kdir/include/config/kernel.release")
 
@@ -89,26 +87,26 @@ host() {
 	if make -s -j"$(nproc)" -C "$bdir" KDIR="$kdir" ARCH=arm \
 		CROSS_COMPILE=arm-linux-gnueabihf- W=1 KCFLAGS=-Werror \
 		>"$adir/build.log" 2>&1 && is_arm "$ko" && is_arm "$bdir/apmu_kunit.ko"; then
-		echo "ok 2 make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
+		ktap_pass "make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
 	else
-		echo "not ok 2 make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
+		ktap_fail "make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
 		sed 's/^/# /' "$adir/build.log" | tail -n 30
 	fi
 	# sparse over every object, as scripts/sparse.sh does for arm64 (AArch32 code too)
 	sp=$(make -s -C "$kdir" M="$bdir" ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- C=2 \
 		CHECK=sparse modules 2>&1 >/dev/null | grep -E 'warning|error' || true)
 	if [ -z "$sp" ] && [ -f "$ko" ]; then
-		echo "ok 3 sparse clean (C=2, ARCH=arm)"
+		ktap_pass "sparse clean (C=2, ARCH=arm)"
 	else
-		echo "not ok 3 sparse clean (C=2, ARCH=arm)"
+		ktap_fail "sparse clean (C=2, ARCH=arm)"
 		echo "${sp:-no apmu.ko}" | sed 's/^/# /' | head -n 40
 	fi
 	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 	echo "# vermagic: $vm"
 	if [ "${vm%% *}" = "$rel" ]; then
-		echo "ok 4 vermagic names $rel"
+		ktap_pass "vermagic names $rel"
 	else
-		echo "not ok 4 vermagic names $rel"
+		ktap_fail "vermagic names $rel"
 	fi
 
 	rm -f "$adir"/arm-loop*
@@ -119,17 +117,17 @@ host() {
 	n=0
 	for f in "${loops[@]/#/$adir/arm-loop}"; do is_arm "$f" && n=$((n + 1)); done
 	if [ $n = ${#loops[@]} ]; then
-		echo "ok 5 the static armhf loops of arm-loop.S build (N = ${loops[*]})"
+		ktap_pass "the static armhf loops of arm-loop.S build (N = ${loops[*]})"
 	else
-		echo "not ok 5 the static armhf loops of arm-loop.S build (N = ${loops[*]})"
+		ktap_fail "the static armhf loops of arm-loop.S build (N = ${loops[*]})"
 	fi
 
 	if "$APMU_TOP/scripts/armhf-root.sh" >"$adir/root" 2>"$adir/root.log"; then
-		echo "ok 6 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
+		ktap_pass "Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
 	else
-		echo "not ok 6 Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
+		ktap_fail "Debian's armhf busybox and perf root (scripts/armhf-root.sh)"
 		sed 's/^/# /' "$adir/root.log" | tail -n 20
-		echo "not ok 7 # no armhf root: the kselftests not built"
+		ktap_fail "the kselftests: no armhf root, not built"
 		return 1
 	fi
 
@@ -139,9 +137,9 @@ host() {
 		"$adir/kselftest.log" && is_arm "$adir/kselftest_install/apmu/apmu_pmu" &&
 		is_arm "$adir/kselftest_install/apmu/apmu_rdpmc" &&
 		is_arm "$adir/kselftest_install/apmu/apmu_sampling"; then
-		echo "ok 7 the kselftests build static for armhf (lib.mk, kselftest installer)"
+		ktap_pass "the kselftests build static for armhf (lib.mk, kselftest installer)"
 	else
-		echo "not ok 7 the kselftests build static for armhf (lib.mk, kselftest installer)"
+		ktap_fail "the kselftests build static for armhf (lib.mk, kselftest installer)"
 		sed 's/^/# /' "$adir/kselftest.log" | tail -n 30
 		rm -rf "$adir/kselftest_install"
 	fi
@@ -191,19 +189,12 @@ if [ $rc = 0 ]; then
 		"$adir/arm-loop1000" "$adir/arm-loop101000" || rc=1
 fi
 {
-	echo "APMU-SECTION-BEGIN arm:build"
-	echo "TAP version 13"
-	echo "1..7"
-	cat "$adir/build.tap"
+	ktap_begin arm:build
+	ktap_include "$adir/build.tap"
 	[ ${#note[@]} = 0 ] || printf '# %s\n' "${note[@]}"
-	echo "APMU-SECTION-END arm:build rc=0"
+	ktap_end
 	[ ! -f "$console" ] || cat "$console"
 	[ ! -f "$console_intree" ] || cat "$console_intree"
 } >>"$log"
 
-if [ $standalone = 1 ]; then
-	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" arm:build arm:apmu arm:kunit \
-		arm:kselftest:apmu_pmu arm:kselftest:apmu_rdpmc arm:kselftest:apmu_sampling \
-		arm:kselftest:apmu_pmu:noirq arm:intree || rc=1
-fi
 exit $rc

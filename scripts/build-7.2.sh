@@ -22,19 +22,17 @@ bdir=$out/src
 mkdir -p "$bdir"
 mods="apmu.ko apmu_kunit.ko apmu_pcs_test.ko apmu_amu_test.ko apmu_cpu_pm_test.ko"
 
-echo "APMU-SECTION-BEGIN build:7.2"
-echo "TAP version 13"
-echo "1..3"
+ktap_begin build:7.2
 t0=$(date +%s)
 if ! kdir=$(APMU_ARCH=arm64 bash "$APMU_TOP/scripts/prepare-7.2.sh" 2>"$out/prepare.log"); then
-	echo "not ok 1 linux-source-7.2 built (allnoconfig + apmu-test.config: Image, modules, headers)"
+	ktap_fail "linux-source-7.2 built (allnoconfig + apmu-test.config: Image, modules, headers)"
 	sed 's/^/# /' "$out/prepare.log" | tail -n 20
-	echo "ok 2 # SKIP no 7.2 tree"
-	echo "ok 3 # SKIP no 7.2 tree"
-	echo "APMU-SECTION-END build:7.2 rc=0"
+	ktap_skip "modules" "no 7.2 tree"
+	ktap_skip "sparse" "no 7.2 tree"
+	ktap_end
 	exit 0
 fi
-echo "ok 1 linux-source-7.2 built (allnoconfig + apmu-test.config: Image, modules, headers)"
+ktap_pass "linux-source-7.2 built (allnoconfig + apmu-test.config: Image, modules, headers)"
 echo "# $kdir"
 
 # objects built against another 7.2 kernel (an older recipe, fragment or package) go
@@ -56,11 +54,11 @@ else
 	missing=" (the build failed)"
 fi
 if [ -z "$missing" ]; then
-	echo "ok 2 every module builds against 7.2 with W=1, warnings as errors, every symbol resolved"
+	ktap_pass "every module builds against 7.2 with W=1, warnings as errors, every symbol resolved"
 	echo "# $mods; compile tests: $(grep -c '^#define' "$bdir/apmu_compat_have.h") found," \
 		"$(grep -c '^/\* no ' "$bdir/apmu_compat_have.h") absent (apmu_compat_have.h)"
 else
-	echo "not ok 2 every module builds against 7.2 with W=1, warnings as errors, every symbol resolved"
+	ktap_fail "every module builds against 7.2 with W=1, warnings as errors, every symbol resolved"
 	echo "# missing:$missing"
 	grep -iE 'error|warning' "$out/build.log" | sed 's/WARNING/warning/; s/ERROR/error/; s/^/# /' | head -n 40
 fi
@@ -71,18 +69,18 @@ fi
 # 0.6.4 lacks __typeof_unqual__, which 7.2's headers use. That is a SKIP here, not a pass.
 src=$(readlink -f "$kdir/source")
 if [ -n "$missing" ]; then
-	echo "ok 3 # SKIP sparse: the build failed"
+	ktap_skip "sparse" "the build failed"
 elif [ "$(sh "$src/scripts/checker-valid.sh" sparse -m64 2>/dev/null)" != 1 ]; then
-	echo "ok 3 # SKIP sparse $(sparse --version 2>/dev/null) cannot check 7.2 (no __typeof_unqual__)"
+	ktap_skip "sparse" "sparse $(sparse --version 2>/dev/null) cannot check 7.2 (no __typeof_unqual__)"
 else
 	sp=$("${kmake[@]}" -s W=1 KCFLAGS=-Werror C=2 CHECK=sparse modules 2>&1 >/dev/null |
 		grep -E '^[^ ]+:[0-9]+:[0-9]+: (warning|error)' || true)
 	if [ -z "$sp" ]; then
-		echo "ok 3 sparse clean against 7.2"
+		ktap_pass "sparse clean against 7.2"
 	else
-		echo "not ok 3 sparse clean against 7.2"
+		ktap_fail "sparse clean against 7.2"
 		echo "$sp" | sed 's/^/# /' | head -n 40
 	fi
 fi
 echo "# took $(( $(date +%s) - t0 )) s"
-echo "APMU-SECTION-END build:7.2 rc=0"
+ktap_end

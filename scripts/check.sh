@@ -8,6 +8,9 @@
 # kernels' builds beside them, niced. Ends with 'N passed, N failed, N skipped' over every
 # section the lanes run must show (scripts/tap-summary.py). Non-zero exit on any failure.
 set -euo pipefail
+# (the whole script is one function, read before it runs: editing this file while a make
+# check runs does not change the running one)
+main() {
 . "$(dirname "$0")/lib.sh"
 
 t0=$(date +%s)
@@ -307,3 +310,6 @@ if [ $sum -ne 0 ] || [ ${#failed[@]} -gt 0 ]; then
 	echo "FAILED: logs kept in $ldir" >&2
 	exit 1
 fi
+}
+main "$@"
+exit

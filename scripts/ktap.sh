@@ -39,6 +39,18 @@ ktap_section_end() {
 }
 ktap_end() { ktap_section_end "$@"; }
 
+# ktap_reset: number from 1 again, without a section (results printed to a file that a
+# section includes later with ktap_include)
+ktap_reset() { _ktap_n=0 _ktap_failed=0; }
+
+# ktap_include FILE: results numbered elsewhere (after ktap_reset), renumbered to follow
+# this section's own, with the lines between them
+ktap_include() {
+	awk -v n="$_ktap_n" '/^(not )?ok [0-9]+/ { n++; sub(/ok [0-9]+/, "ok " n) } { print }' "$1"
+	_ktap_n=$((_ktap_n + $(grep -cE '^(not )?ok [0-9]+' "$1")))
+	_ktap_failed=$((_ktap_failed + $(grep -cE '^not ok [0-9]+' "$1")))
+}
+
 # ktap_pass DESC / ktap_fail DESC / ktap_skip DESC REASON: one result
 ktap_pass() {
 	_ktap_n=$((_ktap_n + 1))
@@ -55,8 +67,16 @@ ktap_skip() {
 
 # ktap_test DESC COMMAND...: run COMMAND (a function of the caller is fine); its output
 # becomes diagnostics ("# " lines) when it fails. Status 0 (set -e callers): COMMAND's
-# status is left in _ktap_rc.
+# status is left in _ktap_rc. ktap_testv: its output is printed when it passes too.
 ktap_test() {
+	_ktap_v=0
+	_ktap_run "$@"
+}
+ktap_testv() {
+	_ktap_v=1
+	_ktap_run "$@"
+}
+_ktap_run() {
 	_ktap_d=$1
 	shift
 	_ktap_rc=0
@@ -65,8 +85,8 @@ ktap_test() {
 		ktap_pass "$_ktap_d"
 	else
 		ktap_fail "$_ktap_d"
-		sed 's/^/# /' "${TMPDIR:-/tmp}/ktap.out.$$"
 	fi
+	[ $_ktap_rc != 0 ] || [ $_ktap_v = 1 ] && sed 's/^/# /' "${TMPDIR:-/tmp}/ktap.out.$$"
 	rm -f "${TMPDIR:-/tmp}/ktap.out.$$"
 	return 0
 }

@@ -206,30 +206,12 @@ apmu_ksft_install() { # apmu_ksft_install KDIR TREE INSTALL LOG
 		grep -qx apmu:apmu_pmu "$install/kselftest-list.txt"
 }
 
-# The Debian-kernel lane (scripts/distro/check.sh): the series it tests, the one it also
-# boots with the heterogeneous device tree (6.1: compat.h's pre-6.2 filter_match and
-# PERF_PMU_CAP_HETEROGENEOUS_CPUS path, which only two PMUs reach), and the sections each
-# must show (scripts/check.sh and make distro-check require them all).
+# The Debian-kernel lane (scripts/distro/check.sh): the series it tests with no argument,
+# and the one it also boots with the heterogeneous device tree (6.1: compat.h's pre-6.2
+# filter_match and PERF_PMU_CAP_HETEROGENEOUS_CPUS path, which only two PMUs reach).
+# make check runs each series as a lane (scripts/lanes.txt names their sections).
 APMU_DISTRO_SERIES="6.1 6.12 7.2"
 APMU_DISTRO_HETERO="6.1"
-apmu_distro_sections() { # apmu_distro_sections SERIES...: the required section names
-	local k t
-	for k in "$@"; do
-		for t in build load kselftest:collection kselftest:apmu_pmu kselftest:apmu_rdpmc \
-			kselftest:apmu_sampling bench:quick perf kunit:apmu_kunit lifecycle \
-			kselftest:apmu_pmu:32bit kselftest:apmu_rdpmc:32bit \
-			kselftest:apmu_sampling:32bit kselftest:apmu_pmu:nosample \
-			kselftest:apmu_pmu:noirq kselftest:apmu_amu kselftest:apmu_pcs sampling readme; do
-			echo "distro-$k:$t"
-		done
-		case " $APMU_DISTRO_HETERO " in
-		*" $k "*)
-			for t in hetero kselftest:apmu_hetero kselftest:apmu_hetero:32bit; do
-				echo "distro-$k:$t"
-			done ;;
-		esac
-	done
-}
 
 # apmu_stall_splats LOG: print the kernel splats (tap-summary.py's list) in the log of a VM
 # that stalled; status 1 when there is one. A stall retried green must not hide a warning

@@ -20,19 +20,17 @@
 # build/distro.log otherwise: the host's TAP sections (distro-<series>:build) followed by
 # the VM console logs; make check counts it with the others (APMU_BUILT=1: it has built
 # the test kernel's module, the selftests and the VM root; 7.2 also needs the linux-source-7.2
-# tree of scripts/prepare-7.2.sh, which fetch.sh runs, for its host programs). Run alone
-# (make distro-check), it builds those first and prints the summary itself. Exit status:
-# 0 when every VM finished its script and the builds passed (the TAP results are counted
-# by the caller).
+# tree of scripts/prepare-7.2.sh, which fetch.sh runs, for its host programs). make check
+# runs each series as a lane (scripts/lanes.txt: distro-<series>; make distro-check runs
+# those lanes alone) and counts their sections; run by hand, it builds what it needs
+# first. Exit status: 0 when every VM finished its script and the builds passed.
 set -euo pipefail
 . "$(dirname "$0")/../lib.sh"
 
 # shellcheck disable=SC2086 # a list of words
 [ $# -gt 0 ] || set -- $APMU_DISTRO_SERIES
-standalone=0
 if [ -z "${APMU_BUILT:-}" ]; then
-	# make distro-check: what make check has done before it calls this lane
-	standalone=1
+	# run by hand: what make check's arm64 build does before this lane
 	bash "$APMU_TOP/scripts/deps.sh"
 	"$APMU_TOP/scripts/build.sh" >/dev/null
 	"$APMU_TOP/scripts/arm64-root.sh" >/dev/null
@@ -102,6 +100,7 @@ host_build() { # host_build SERIES
 	gcc=$(cat "$dir/compiler")
 	echo "$dir" >"$out/$name.dir"
 	{
+		ktap_reset
 		# what fetch.sh changed in the unpacked packages for this host (7.2: host
 		# programs from the source, gcc 12's answers to Kconfig's compiler probes)
 		sed 's/^host: /# host: /' "$dir/host"
@@ -110,9 +109,9 @@ host_build() { # host_build SERIES
 		if make -s -j"$(nproc)" -C "$bdir" KDIR="$kdir" ARCH=arm64 \
 			CROSS_COMPILE=aarch64-linux-gnu- W=1 KCFLAGS=-Werror \
 			>"$out/$name/build.log" 2>&1 && [ -f "$ko" ]; then
-			echo "ok 1 make KDIR=<linux-headers-$rel> W=1 KCFLAGS=-Werror builds apmu.ko"
+			ktap_pass "make KDIR=<linux-headers-$rel> W=1 KCFLAGS=-Werror builds apmu.ko"
 		else
-			echo "not ok 1 make KDIR=<linux-headers-$rel> W=1 KCFLAGS=-Werror builds apmu.ko"
+			ktap_fail "make KDIR=<linux-headers-$rel> W=1 KCFLAGS=-Werror builds apmu.ko"
 			sed 's/^/# /' "$out/$name/build.log" | tail -n 30
 		fi
 		# The kernel's own vermagic is a string of its (uncompressed) Image
@@ -121,22 +120,22 @@ host_build() { # host_build SERIES
 		echo "# vermagic: $vm"
 		echo "# the Image's: $kvm"
 		if [ -n "$vm" ] && [ "$vm" = "$kvm" ]; then
-			echo "ok 2 vermagic is the kernel's ($rel)"
+			ktap_pass "vermagic is the kernel's ($rel)"
 		else
-			echo "not ok 2 vermagic is the kernel's ($rel)"
+			ktap_fail "vermagic is the kernel's ($rel)"
 		fi
 		t3="modversions: every symbol CRC is the kernel's"
 		grep -q '^CONFIG_MODVERSIONS=y' "$dir/config" ||
 			t3="modversions: none in apmu.ko, as in the kernel (no CONFIG_MODVERSIONS)"
 		if [ -f "$ko" ] && crcs_match "$ko" "$kdir/Module.symvers" "$dir/config"; then
-			echo "ok 3 $t3"
+			ktap_pass "$t3"
 		else
-			echo "not ok 3 $t3"
+			ktap_fail "$t3"
 		fi
 		if depends_ok "$dir" "$kdir"; then
-			echo "ok 4 linux-headers-$rel pulls in $gcc and linux-kbuild (and pahole if BTF)"
+			ktap_pass "linux-headers-$rel pulls in $gcc and linux-kbuild (and pahole if BTF)"
 		else
-			echo "not ok 4 linux-headers-$rel pulls in $gcc and linux-kbuild (and pahole if BTF)"
+			ktap_fail "linux-headers-$rel pulls in $gcc and linux-kbuild (and pahole if BTF)"
 		fi
 		# Diagnostics, not tests: what the test kernel's fragment asks for that Debian's
 		# config does not give
@@ -195,19 +194,18 @@ vm_test() { # vm_test SERIES
 	ko=$out/$name/src/apmu.ko
 	wait "$(cat "$out/$name/dkms.pid")" 2>/dev/null || true
 	{
-		echo "APMU-SECTION-BEGIN $name:build"
+		ktap_section "$name:build"
 		echo "# kernel: $rel ($(basename "$dir"))"
 		echo "TAP version 13"
-		echo "1..5"
-		cat "$out/$name/build.tap"
+		ktap_include "$out/$name/build.tap"
 		if [ "$(cat "$out/$name/dkms.rc" 2>/dev/null)" = 0 ]; then
-			echo "ok 5 dkms add and install (dkms.conf) for $rel"
+			ktap_pass "dkms add and install (dkms.conf) for $rel"
 			sed 's/^/# /' "$out/$name/dkms.log" | tail -n 3
 		else
-			echo "not ok 5 dkms add and install (dkms.conf) for $rel"
+			ktap_fail "dkms add and install (dkms.conf) for $rel"
 			sed 's/^/# /' "$out/$name/dkms.log" | tail -n 30
 		fi
-		echo "APMU-SECTION-END $name:build rc=0"
+		ktap_section_end
 	} >>"$log"
 	if [ ! -f "$ko" ]; then
 		rc=1
@@ -246,8 +244,4 @@ for series in "$@"; do
 	prev=$series
 done
 vm_test "$prev"
-if [ $standalone = 1 ]; then
-	mapfile -t sections < <(apmu_distro_sections "$@")
-	python3 "$APMU_TOP/scripts/tap-summary.py" "$log" "${sections[@]}" || rc=1
-fi
 exit $rc

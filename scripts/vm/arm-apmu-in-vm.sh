@@ -20,29 +20,21 @@
 # The counts past 2^32 take 4.4e9 guest instructions each (about 10 s).
 
 . /apmu/vmlib.sh
-section arm:apmu
-echo "TAP version 13"
-echo "1..17"
+ktap_begin arm:apmu
 P=apmu_armv8_pmuv3
 D=/sys/bus/event_source/devices/$P
-tap 1 "apmu.ko is loaded and registered $P" sh -c "grep -q '^apmu ' /proc/modules && test -d $D"
-tap 2 "format/, events/ and caps/ exist" sh -c \
+ktap_test "apmu.ko is loaded and registered $P" sh -c "grep -q '^apmu ' /proc/modules && test -d $D"
+ktap_test "format/, events/ and caps/ exist" sh -c \
 	"test -f $D/format/event && test -f $D/events/inst_retired && test -f $D/caps/counters"
 echo "# dmesg: $(dmesg | grep -m1 "$P:")"
 for f in "$D"/caps/* "$D"/format/*; do echo "# ${f#"$D"/}: $(cat "$f")"; done
 echo "# events: $(ls "$D"/events | tr '\n' ' ')"
 # the threshold format/ fields are listed anyway, as in-tree: threshold= fails at open
-tap 3 "AArch32: 32-bit counters (caps/long_counters 0), no PMICNTR, no thresholds" sh -c \
+ktap_test "AArch32: 32-bit counters (caps/long_counters 0), no PMICNTR, no thresholds" sh -c \
 	"test \$(cat $D/caps/long_counters) = 0 && test \$(cat $D/caps/instruction_counter) = 0 &&
 	 test \$(cat $D/caps/threshold_max) = 0x00000000 && test -e $D/format/threshold"
-tap 4 "the PMU interrupt is apmu's (PPI 7, INTID 23)" sh -c \
+ktap_test "the PMU interrupt is apmu's (PPI 7, INTID 23)" sh -c \
 	'grep -q "GIC[^ ]*  *23 .*apmu" /proc/interrupts'
-
-# tap, and the check's own output as diagnostics when it passes too
-tapv() {
-	tap "$@" | tee /tmp/tapline
-	if grep -q '^ok' /tmp/tapline; then sed 's/^/# /' /tmp/tap.out; fi
-}
 
 # exact counts: the smallest of three runs (a timer tick taken at EL0 only ever adds)
 count() {
@@ -55,18 +47,18 @@ count() {
 	echo "$min"
 }
 exact() { c=$(count "$1" "arm-loop$2") && echo "$1 arm-loop$2: $c" && test "$c" = "$3"; }
-tapv 5 "instructions:u of a 1000-iteration loop is exactly 2004" exact instructions:u 1000 2004
-tapv 6 "instructions:u of a 101000-iteration loop is exactly 202004" \
+ktap_testv "instructions:u of a 1000-iteration loop is exactly 2004" exact instructions:u 1000 2004
+ktap_testv "instructions:u of a 101000-iteration loop is exactly 202004" \
 	exact instructions:u 101000 202004
-tapv 7 "$P/inst_retired/u gives the same 2004" exact "$P/inst_retired/u" 1000 2004
-tapv 8 "$P/inst_retired/u, 101000 iterations: 202004" exact "$P/inst_retired/u" 101000 202004
-tapv 9 "cycles:u (PMCCNTR, 32-bit MRC/MCR) of the 1000 loop: icount makes it 2004 too" \
+ktap_testv "$P/inst_retired/u gives the same 2004" exact "$P/inst_retired/u" 1000 2004
+ktap_testv "$P/inst_retired/u, 101000 iterations: 202004" exact "$P/inst_retired/u" 101000 202004
+ktap_testv "cycles:u (PMCCNTR, 32-bit MRC/MCR) of the 1000 loop: icount makes it 2004 too" \
 	exact cycles:u 1000 2004
-tap 10 "perf stat -e cycles (user and kernel) counts, no oops" sh -c \
+ktap_test "perf stat -e cycles (user and kernel) counts, no oops" sh -c \
 	'perf stat -x, -e cycles ./arm-loop1000 2>&1 | tee /dev/stderr | grep -q "^[1-9][0-9]*,"'
-tap 11 "plain perf stat (default events, cycles among them) works" sh -c \
+ktap_test "plain perf stat (default events, cycles among them) works" sh -c \
 	'perf stat ./arm-loop1000 2>&1 | tee /dev/stderr | grep -q "instructions"'
-tap 12 "rdpmc is refused (no EL0 reads from AArch32)" sh -c \
+ktap_test "rdpmc is refused (no EL0 reads from AArch32)" sh -c \
 	"perf stat -e $P/inst_retired,rdpmc=1/u ./arm-loop1000 2>&1 | grep -q 'not supported'"
 irqs() { grep 'apmu' /proc/interrupts | awk '{ print $2 + $3 }'; }
 # Sampling: every sample comes from apmu's overflow interrupt (at least as many interrupts
@@ -88,9 +80,9 @@ rec() { # rec MIN_SAMPLES MIN_HOT_LOOP_PERCENT PERF_RECORD_ARGS...
 	echo "samples: ${n:-none}, apmu interrupts: $((i1 - i0)), hot_loop: ${p:-0}%"
 	test "${n:-0}" -ge "$min" && test $((i1 - i0)) -ge "$n" && test "${p:-0}" -ge "$pct"
 }
-tapv 13 "perf record -e cycles: the cycle counter's interrupt, hot_loop >= 90% of >= 100" \
+ktap_testv "perf record -e cycles: the cycle counter's interrupt, hot_loop >= 90% of >= 100" \
 	rec 100 90 -e cycles
-tapv 14 "perf record -e $P/inst_retired/ -c 1000000: an event counter's, hot_loop >= 80% of >= 10" \
+ktap_testv "perf record -e $P/inst_retired/ -c 1000000: an event counter's, hot_loop >= 80% of >= 10" \
 	rec 10 80 -e "$P/inst_retired/" -c 1000000
 # 4400000004 > 2^32. CPU-wide, so no context switch folds the 32-bit counters (armed at
 # 2^31): the overflow interrupt must, twice. Ticks taken at EL0 add a few hundred each.
@@ -104,64 +96,47 @@ big() {
 	test "$c" -ge 4400000004 && test "$((c - 4400000004))" -lt 10000000 &&
 		test "$((i1 - i0))" -ge 2
 }
-tapv 15 "instructions:u past 2^32 (N=2200000000): 4400000004 plus tick noise" \
+ktap_testv "instructions:u past 2^32 (N=2200000000): 4400000004 plus tick noise" \
 	big instructions:u
-tapv 16 "cycles:u past 2^32 on the 32-bit PMCCNTR" big cycles:u
-tap 17 "rmmod apmu" rmmod apmu
+ktap_testv "cycles:u past 2^32 on the 32-bit PMCCNTR" big cycles:u
+ktap_test "rmmod apmu" rmmod apmu
 echo "# dmesg tail:"; dmesg | tail -n 5 | sed 's/^/# /'
-section_end arm:apmu 0
+ktap_end
 
 # The KUnit suites of apmu_kunit.ko built for arm (build/arm/src), loaded after apmu.ko as
 # on arm64 (check-in-vm.sh's kunit:apmu_kunit): loading runs them, debugfs keeps each
 # suite's KTAP, joined here into one KTAP document, suites numbered 1..n.
-section arm:kunit
+ktap_section arm:kunit
 if insmod ./apmu.ko && insmod ./apmu_kunit.ko; then
-	echo "KTAP version 1"
-	n=0
-	for d in /sys/kernel/debug/kunit/apmu_*; do
-		[ -f "$d/results" ] && n=$((n + 1))
-	done
-	echo "1..$n"
-	i=0
-	for d in /sys/kernel/debug/kunit/apmu_*; do
-		[ -f "$d/results" ] || continue
-		i=$((i + 1))
-		sed -n "/^KTAP version/d; /^1\.\.1\$/d; s/^ok 1 /ok $i /; s/^not ok 1 /not ok $i /; p" \
-			"$d/results"
-	done
+	kunit_ktap
 	rc=0
 	rmmod apmu_kunit || rc=1
 	rmmod apmu || rc=1
-	section_end arm:kunit $rc
+	ktap_section_end $rc
 else
-	echo "1..1"
-	echo "not ok 1 insmod apmu.ko and apmu_kunit.ko"
-	section_end arm:kunit 1
+	ktap_fail "insmod apmu.ko and apmu_kunit.ko"
+	ktap_section_end 1
 fi
 
-# The kselftest programs built static for armhf (build/arm/kselftest_install), through the
-# kernel's run_kselftest.sh, with apmu loaded, as on arm64. Given only when arm-check.sh
-# passes them (the install directory, as a FILE).
 if [ -d ./kselftest_install ]; then
 	insmod ./apmu.ko
 	for t in apmu_pmu apmu_rdpmc apmu_sampling; do
-		section "arm:kselftest:$t"
+		ktap_section "arm:kselftest:$t"
 		ksft $t
-		section_end "arm:kselftest:$t" $?
+		ktap_section_end $?
 	done
 	rmmod apmu
 	# Without the overflow interrupt: the 32-bit counters (all of them here, PMCCNTR
 	# included) are folded by the per-CPU timer; the wrap tests must stay exact.
-	section "arm:kselftest:apmu_pmu:noirq"
+	ktap_section "arm:kselftest:apmu_pmu:noirq"
 	if insmod ./apmu.ko overflow_irq=0; then
 		ksft apmu_pmu -f apmu32 -f noirq
 		rc=$?
 		rmmod apmu || rc=1
 	else
-		echo "1..1"
-		echo "not ok 1 insmod apmu.ko overflow_irq=0"
+		ktap_fail "insmod apmu.ko overflow_irq=0"
 		rc=1
 	fi
-	section_end "arm:kselftest:apmu_pmu:noirq" $rc
+	ktap_section_end $rc
 fi
 exit 0

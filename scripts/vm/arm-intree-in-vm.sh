@@ -13,11 +13,9 @@
 # no perf record (its feature probe opens cycles:u).
 
 . /apmu/vmlib.sh
-section arm:intree
-echo "TAP version 13"
-echo "1..5"
-tap 1 "in-tree armv8_pmuv3 PMU is registered" test -d /sys/bus/event_source/devices/armv8_pmuv3
-tap 2 "the PMU has its interrupt (PPI 7, INTID 23)" sh -c 'grep -q "GIC[^ ]*  *23 .*arm-pmu" /proc/interrupts'
+ktap_begin arm:intree
+ktap_test "in-tree armv8_pmuv3 PMU is registered" test -d /sys/bus/event_source/devices/armv8_pmuv3
+ktap_test "the PMU has its interrupt (PPI 7, INTID 23)" sh -c 'grep -q "GIC[^ ]*  *23 .*arm-pmu" /proc/interrupts'
 # exact counts: the smallest of three runs (a timer tick taken at EL0 only ever adds)
 count() {
 	min=""
@@ -29,10 +27,10 @@ count() {
 	echo "$min"
 }
 exact() { c=$(count "$1" "arm-loop$2") && echo "$1 arm-loop$2: $c" && test "$c" = "$3"; }
-tap 3 "instructions:u of a 1000-iteration loop is exactly 2004" exact instructions:u 1000 2004
-tap 4 "instructions:u of a 101000-iteration loop is exactly 202004" \
+ktap_test "instructions:u of a 1000-iteration loop is exactly 2004" exact instructions:u 1000 2004
+ktap_test "instructions:u of a 101000-iteration loop is exactly 202004" \
 	exact instructions:u 101000 202004
-tap 5 "armv8_pmuv3/inst_retired/u gives the same 2004" \
+ktap_test "armv8_pmuv3/inst_retired/u gives the same 2004" \
 	exact armv8_pmuv3/inst_retired/u 1000 2004
-section_end arm:intree 0
+ktap_end
 exit 0

@@ -14,18 +14,16 @@ rel=$(uname -r)
 pfx=distro-$(echo "$rel" | cut -d. -f1,2):
 
 # 0. The module as Debian's kernel took it: loaded, tainted (unsigned, out of tree), not refused
-sec "$pfx" load
-echo "TAP version 13"
-echo "1..2"
-tap 1 "uname -r is a Debian kernel ($rel)" sh -c 'uname -v; uname -v | grep -q Debian'
+tsec "$pfx" load
+ktap_test "uname -r is a Debian kernel ($rel)" sh -c 'uname -v; uname -v | grep -q Debian'
 taint() { # unsigned modules taint (E, 8192) and out-of-tree ones too (O, 4096)
 	t=$(cat /proc/sys/kernel/tainted)
 	echo "tainted=$t"
 	dmesg | grep -E 'apmu: (module verification failed|loading out-of-tree)'
 	[ $((t & 8192)) -ne 0 ] && [ $((t & 4096)) -ne 0 ] && grep -q '^apmu ' /proc/modules
 }
-tap 2 "unsigned apmu.ko loaded: kernel tainted E and O, not refused" taint
-sec_end "$pfx" load 0
+ktap_test "unsigned apmu.ko loaded: kernel tainted E and O, not refused" taint
+tsec_end
 
 # 1. The sections of the test kernel, in its order
 sec_ksft_collection "$pfx"
@@ -34,15 +32,13 @@ sec_bench_quick "$pfx"
 sec_perf "$pfx"
 
 # KUnit: the suites are a module that needs CONFIG_KUNIT
-sec "$pfx" kunit:apmu_kunit
-echo "TAP version 13"
-echo "1..1"
+tsec "$pfx" kunit:apmu_kunit
 if [ -d /sys/kernel/debug/kunit ]; then
-	echo "not ok 1 this kernel has KUnit: run apmu_kunit.ko here too"
+	ktap_fail "this kernel has KUnit: run apmu_kunit.ko here too"
 else
-	echo "ok 1 apmu_kunit # SKIP CONFIG_KUNIT is not set in Debian's kernel config: the KUnit suites run on the test kernel only"
+	ktap_skip apmu_kunit "CONFIG_KUNIT is not set in Debian's kernel config: the KUnit suites run on the test kernel only"
 fi
-sec_end "$pfx" kunit:apmu_kunit 0
+tsec_end
 
 sec_lifecycle "$pfx"
 sec_ksft_32bit "$pfx"
@@ -56,9 +52,7 @@ sec_sampling "$pfx"
 # (dkms install on the host, its tree copied in as /apmu/lib), modprobe, then the perf
 # commands exactly as the README prints them, with apmu_workload as ./your-program
 readme_pmu=apmu_armv8_pmuv3
-sec "$pfx" readme
-echo "TAP version 13"
-echo "1..5"
+tsec "$pfx" readme
 modload() {
 	# not loaded yet, or modprobe would only find the module vm-run put in /apmu
 	if grep -q '^apmu ' /proc/modules; then
@@ -70,13 +64,13 @@ modload() {
 		find /lib/modules/"$rel" -name 'apmu.ko*'
 }
 if [ -d /apmu/lib/modules/"$rel" ]; then
-	tap 1 "modprobe apmu (installed by dkms install)" modload
+	ktap_test "modprobe apmu (installed by dkms install)" modload
 else
-	echo "not ok 1 modprobe apmu: no DKMS-installed module tree for $rel"
+	ktap_fail "modprobe apmu: no DKMS-installed module tree for $rel"
 fi
-tap 2 "the PMU the README names, $readme_pmu, is the one apmu registered here" \
+ktap_test "the PMU the README names, $readme_pmu, is the one apmu registered here" \
 	sh -c "ls -d /sys/bus/event_source/devices/apmu_*; test \"\$(ls -d /sys/bus/event_source/devices/apmu_*)\" = /sys/bus/event_source/devices/$readme_pmu"
-tap 3 "perf list $readme_pmu/" \
+ktap_test "perf list $readme_pmu/" \
 	sh -c "perf list $readme_pmu/ 2>&1 | tee /tmp/pl.txt | head -n 5; grep -q inst_retired /tmp/pl.txt"
 stat_counts() { # stat_counts EVENTS NAME...: perf stat -e EVENTS counts each NAME
 	perf stat -e "$1" -- ./apmu_workload 100000 >/tmp/readme.txt 2>&1 || return 1
@@ -86,14 +80,14 @@ stat_counts() { # stat_counts EVENTS NAME...: perf stat -e EVENTS counts each NA
 		grep -qE "^ *[0-9][0-9,.]* +$e( |\$)" /tmp/readme.txt || return 1
 	done
 }
-tap 4 "perf stat -e cycles,instructions -- ./apmu_workload 100000" \
+ktap_test "perf stat -e cycles,instructions -- ./apmu_workload 100000" \
 	stat_counts cycles,instructions cycles instructions
-tap 5 "perf stat -e $readme_pmu/inst_retired/u -- ./apmu_workload 100000" \
+ktap_test "perf stat -e $readme_pmu/inst_retired/u -- ./apmu_workload 100000" \
 	stat_counts "$readme_pmu/inst_retired/u" "$readme_pmu/inst_retired/u"
-sec_end "$pfx" readme 0
+tsec_end
 rmmod apmu
 
-section dmesg
+ktap_section "${pfx}dmesg"
 dmesg
-section_end dmesg 0
+ktap_section_end
 exit 0

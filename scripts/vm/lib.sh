@@ -4,20 +4,6 @@
 # TAP sections, numbered for us (scripts/ktap.sh, installed as /apmu/ktap.sh)
 . /apmu/ktap.sh
 
-# (the old hand-numbered forms, until the scripts still using them are converted)
-section() { echo "APMU-SECTION-BEGIN $1"; }
-section_end() { echo "APMU-SECTION-END $1 rc=$2"; }
-tap() {
-	_tap_n=$1 _tap_d=$2
-	shift 2
-	if "$@" >/tmp/tap.out 2>&1; then
-		echo "ok $_tap_n $_tap_d"
-	else
-		echo "not ok $_tap_n $_tap_d"
-		sed 's/^/# /' /tmp/tap.out
-	fi
-}
-
 # ksft PROGRAM [ARGS...]: run one apmu kselftest program the way kernel CI does, through
 # the kernel's installed runner: run_kselftest.sh -t apmu:PROGRAM, which applies the
 # `settings` timeout and prints the program's TAP nested under its own ("# " lines). ARGS
@@ -161,22 +147,27 @@ sec_perf() {
 # apmu_kunit.ko runs them; debugfs keeps each suite's KTAP. Joined here into one KTAP
 # document, suites numbered 1..n, which scripts/check.sh also hands to the kernel's
 # kunit.py parse. apmu.ko loaded on entry and on return.
+# kunit_ktap: the KTAP of every apmu_* suite debugfs keeps, joined into one document
+# (the suites renumbered 1..n, as kunit.py parse wants them)
+kunit_ktap() {
+	echo "KTAP version 1"
+	n=0
+	for d in /sys/kernel/debug/kunit/apmu_*; do
+		[ -f "$d/results" ] && n=$((n + 1))
+	done
+	echo "1..$n"
+	i=0
+	for d in /sys/kernel/debug/kunit/apmu_*; do
+		[ -f "$d/results" ] || continue
+		i=$((i + 1))
+		sed -n "/^KTAP version/d; /^1\.\.1\$/d; s/^ok 1 /ok $i /; s/^not ok 1 /not ok $i /; p" \
+			"$d/results"
+	done
+}
 sec_kunit() {
 	sec "$1" kunit:apmu_kunit
 	if insmod ./apmu_kunit.ko; then
-		echo "KTAP version 1"
-		n=0
-		for d in /sys/kernel/debug/kunit/apmu_*; do
-			[ -f "$d/results" ] && n=$((n + 1))
-		done
-		echo "1..$n"
-		i=0
-		for d in /sys/kernel/debug/kunit/apmu_*; do
-			[ -f "$d/results" ] || continue
-			i=$((i + 1))
-			sed -n "/^KTAP version/d; /^1\.\.1\$/d; s/^ok 1 /ok $i /; s/^not ok 1 /not ok $i /; p" \
-				"$d/results"
-		done
+		kunit_ktap
 		rmmod apmu_kunit
 		sec_end "$1" kunit:apmu_kunit 0
 	else
