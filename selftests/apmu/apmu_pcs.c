@@ -1308,6 +1308,64 @@ TEST_F_TIMEOUT(rec, perf_record_fixed_period_throttled, 120)
 		  (unsigned long)(run.tick1 * run.elapsed + 1500 * run.span) + 500);
 }
 
+/*
+ * The reader's rate is bounded by its own cost, whatever perf's limits: with every sample
+ * read made to take 300 us (the model's EDPRSR, a slow external bus) against a 100 us
+ * period, and perf's CPU-time limit off (its throttling then never slows the reader), the
+ * reader's timer interval is at least 4 times its last callback's cost: at most one read
+ * per 1.2 ms, not one every 300 us back to back in hard-IRQ context on the reader CPU.
+ */
+TEST_F_TIMEOUT(rec, reader_rate_bounded_by_its_cost, 120)
+{
+	unsigned long before, reads = 0;
+	char old_rate[32], old_pct[32];
+	double t0, span = 0;
+	pid_t rec;
+	int i;
+
+	NEED_UNITS();
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf");
+	ASSERT_EQ(0, apmu_read_file(MAX_RATE, old_rate, sizeof(old_rate)));
+	ASSERT_EQ(0, apmu_read_file(TIME_PCT, old_pct, sizeof(old_pct)));
+	if (!strcmp(old_pct, "0"))
+		strcpy(old_pct, "25");
+	EXPECT_EQ(0, write_str(MAX_RATE, "100000"));
+	EXPECT_EQ(0, write_str(TIME_PCT, "0"));
+	ASSERT_EQ(0, wr(MODEL, 1, "prsr_delay_us", "300"));
+	rec = fork();
+	if (!rec) {
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+			_exit(1);
+		execlp("sh", "sh", "-c",
+		       "perf record -q -c 100000 -e apmu_pcs// -C 1 -o /tmp/pcs-cost.data -- sleep 4 >/dev/null 2>&1",
+		       (char *)NULL);
+		_exit(127);
+	}
+	/* the event is on once the reader reads */
+	before = model_counter(1, "samples");
+	for (i = 0; i < 300 && model_counter(1, "samples") == before; i++)
+		usleep(50000);
+	if (model_counter(1, "samples") != before) {
+		before = model_counter(1, "samples");
+		t0 = now_s();
+		usleep(1000000);
+		reads = model_counter(1, "samples") - before;
+		span = now_s() - t0;
+	}
+	if (rec > 0)
+		waitpid(rec, NULL, 0);
+	EXPECT_EQ(0, wr(MODEL, 1, "prsr_delay_us", "0"));
+	EXPECT_EQ(0, write_str(TIME_PCT, old_pct));
+	EXPECT_EQ(0, write_str(MAX_RATE, old_rate));
+	TH_LOG("%lu reads in %.3f s: %.0f per second (bound 833, period asks 10000)",
+	       reads, span, span > 0 ? reads / span : 0);
+	ASSERT_GT(span, 0.5);
+	EXPECT_LE(reads, (unsigned long)(span / 1.2e-3) + 10);
+	/* still sampling, at about the bound */
+	EXPECT_GE(reads, (unsigned long)(span / 1.2e-3 / 4));
+}
+
 static void period_10ms(struct perf_event_attr *a)
 {
 	a->disabled = 0;

@@ -7,7 +7,8 @@
  * buffer, which must then be written from N only), but its sampling runs elsewhere: an
  * hrtimer on another active CPU, the reader (a housekeeping CPU for timers, preferably
  * one no apmu_pcs event samples, spread over those: pcs_choose_reader()), fires at the
- * requested period (nanoseconds) or frequency and reads CPU N's PMPCSR over the
+ * requested period (nanoseconds) or frequency, or less often (perf's sample limit, the
+ * reader's own cost: pcs_hrtimer()), and reads CPU N's PMPCSR over the
  * external PMU frame. PERF_EVENT_IOC_PERIOD is honoured: the new period is taken at
  * perf's start(PERF_EF_RELOAD) on CPU N and the reader's timer is re-armed with it.
  * Each valid sample (PC, Exception level, time, task) goes into a per-event
@@ -54,6 +55,12 @@
  * MAX_INTERRUPTS (kernel/events/core.c, the same since the throttle was introduced).
  */
 #define APMU_PCS_THROTTLED	(~0ULL)
+/*
+ * The reader's timer interval is at least this many times the cost of its last callback
+ * (pcs_hrtimer()): each event's reader takes at most 1/APMU_PCS_COST_SHARE of its CPU,
+ * whatever perf's limits, which root may lift (perf_cpu_time_max_percent=0).
+ */
+#define APMU_PCS_COST_SHARE	4
 
 /**
  * struct apmu_pcs_rec - a sample read on the reader, waiting for CPU N
@@ -101,6 +108,9 @@ struct apmu_pcs_rec {
  *	the event (a tick over the number of samples perf took in that tick; 0 before any
  *	throttling, and again at add() and at a period change): the reader never samples
  *	faster, whatever the period
+ * @cost_ns: how long the reader's last callback took (written and read on the reader;
+ *	READ_ONCE/WRITE_ONCE, as the reader may change): the next expiry is at least
+ *	APMU_PCS_COST_SHARE times that after the last one, whatever the period
  * @node: in pcs_active between add() and del()
  * @head: ring entries produced (reader)
  * @tail: ring entries consumed (target CPU)
@@ -121,6 +131,7 @@ struct apmu_pcs_event {
 	int parked;
 	atomic_long_t lost;
 	u64 min_ns;
+	u64 cost_ns;
 	struct list_head node;
 	unsigned int head;
 	unsigned int tail;
@@ -525,10 +536,31 @@ static bool pcs_park(struct apmu_pcs_event *pe)
 	return !READ_ONCE(pe->stopped) && xchg(&pe->parked, 0);
 }
 
+/*
+ * The reader's timer interval: the period, never shorter than perf's sample limit allows
+ * (@min_ns) nor than APMU_PCS_COST_SHARE times the reader's last callback (@cost_ns)
+ */
+static u64 pcs_interval(struct apmu_pcs_event *pe)
+{
+	return max3(READ_ONCE(pe->period), READ_ONCE(pe->min_ns),
+		    APMU_PCS_COST_SHARE * READ_ONCE(pe->cost_ns));
+}
+
+/*
+ * The reader's timer: one sample of CPU N per expiry. Its interval is the period, never
+ * shorter than perf's sample limit allows (@min_ns) nor than APMU_PCS_COST_SHARE times
+ * the cost of the last callback (@cost_ns, from its entry to its re-arm: the external
+ * reads and the delivery to the ring): when a read takes longer than the period (a slow
+ * external bus, an emulator), the reader still leaves its CPU at least
+ * (APMU_PCS_COST_SHARE - 1) / APMU_PCS_COST_SHARE of the time instead of running back to
+ * back in hard-IRQ context, which perf's own throttling cannot stop once root has turned
+ * off its CPU-time limit. hrtimer_forward_now() keeps expiries on the interval's grid and
+ * skips those already past: at most one callback per interval.
+ */
 static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 {
 	struct apmu_pcs_event *pe = container_of(timer, struct apmu_pcs_event, timer);
-	u64 period = READ_ONCE(pe->period);
+	u64 period, t0 = local_clock(), cost;
 	int reader;
 
 	if (!READ_ONCE(pe->active))
@@ -547,11 +579,13 @@ static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 	}
 	if (READ_ONCE(pe->stopped) && !pcs_park(pe))
 		return HRTIMER_NORESTART;
-	/* never faster than perf's sample limit allows (@min_ns) */
-	period = max(period, READ_ONCE(pe->min_ns));
+	period = pcs_interval(pe);
 	if (!READ_ONCE(pe->stopped))
 		pcs_produce(pe, period);
-	hrtimer_forward_now(timer, ns_to_ktime(period));
+	/* this callback's cost bounds the interval to the next one as well */
+	cost = local_clock() - t0;
+	WRITE_ONCE(pe->cost_ns, cost);
+	hrtimer_forward_now(timer, ns_to_ktime(max(period, APMU_PCS_COST_SHARE * cost)));
 	return HRTIMER_RESTART;
 }
 
@@ -567,8 +601,7 @@ static void pcs_kick(void *info)
 	int cpu = smp_processor_id(), reader = READ_ONCE(pe->reader);
 
 	if (READ_ONCE(pe->active)) {
-		/* never faster than perf's sample limit allows (@min_ns) */
-		u64 ns = max(READ_ONCE(pe->period), READ_ONCE(pe->min_ns));
+		u64 ns = pcs_interval(pe);
 
 		if (cpu == reader && cpu_active(cpu) && cpu != pe->unit->cpu)
 			hrtimer_start(&pe->timer, ns_to_ktime(ns), HRTIMER_MODE_REL_PINNED_HARD);
@@ -869,7 +902,7 @@ void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 			continue;
 		WRITE_ONCE(pe->reader, cpu);
 		hrtimer_start(&pe->timer,
-			      ns_to_ktime(max(READ_ONCE(pe->period), READ_ONCE(pe->min_ns))),
+			      ns_to_ktime(pcs_interval(pe)),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
 	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);

@@ -13,7 +13,8 @@
  * /sys/kernel/debug/apmu_pcs_test/cpuN/ sets each model's power and lock state
  * (powered, oslock, dlock), the sampled CONTEXTIDR_EL1 (cid1) and VMID (vmid), and the
  * PMPCSR values the model cycles through (seq0..seq3: PC, EL, NS, NSE as PMPCSR holds
- * them), and shows its counters; violations must stay 0. "powered"
+ * them), and shows its counters; violations must stay 0. prsr_delay_us makes every
+ * EDPRSR read, so every sample read, that slow (microseconds). "powered"
  * only changes what EDPRSR.PU says (an access then is a violation). A real power cycle
  * resets PMPCSCTL.EN and SS (apmu_pcs_model_power()); the module makes one:
  *  - at CPU hotplug: the core is powered down once the CPU is dead and powered up (a
@@ -235,6 +236,8 @@ static void pcs_vm_debugfs(struct pcs_vm_unit *v)
 	debugfs_create_u32("writes", 0400, d, &v->m.writes);
 	debugfs_create_u32("samples", 0400, d, &v->m.samples);
 	debugfs_create_u32("violations", 0400, d, &v->m.violations);
+	/* each EDPRSR read, so each sample read, takes this long: a slow external bus */
+	debugfs_create_u32("prsr_delay_us", 0600, d, &v->m.prsr_delay_us);
 	/* the context ID samples capture: a Linux TID (u->cid_is_pid) */
 	debugfs_create_u32("cid1", 0600, d, &v->m.cid1);
 	debugfs_create_u32("vmid", 0600, d, &v->m.vmid);
