@@ -34,22 +34,11 @@ sec_perf "$pfx"
 # scripts/check.sh also hands to the kernel's kunit.py parse
 sec_kunit "$pfx"
 
-# 4. Module lifecycle, as TAP (apmu.ko unloaded afterwards)
-sec_lifecycle "$pfx"
-
-# 5. kselftests again on 32-bit event counters; 6. the counting-only fallback, forced;
-# 6a. no overflow interrupt, forced (the fold timer); 6b. the AMU unit (plain VM, then the
-# register model); 6c. PC sampling (bogus frames refused, then the frame model)
-sec_ksft_32bit "$pfx"
-sec_nosample "$pfx"
-sec_noirq "$pfx"
-sec_amu "$pfx"
-sec_pcs "$pfx"
-
-# 7. perf record on apmu: profiles, callchains, throttling, long runs. Last, because
-# perf lowers kernel.perf_event_max_sample_rate after slow handlers (lockdep makes ours
-# slow under QEMU).
-sec_sampling "$pfx"
+# 4.-7. (sec_after_kunit) module lifecycle; the kselftests again on 32-bit event counters;
+# the counting-only fallback, forced; no overflow interrupt, forced (the fold timer); the
+# AMU unit (plain VM, then the register model); PC sampling (bogus frames refused, then
+# the frame model); perf record on apmu (profiles, callchains, throttling, long runs)
+sec_after_kunit "$pfx"
 
 ktap_section "${pfx}dmesg"
 dmesg

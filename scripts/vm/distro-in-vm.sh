@@ -40,13 +40,7 @@ else
 fi
 tsec_end
 
-sec_lifecycle "$pfx"
-sec_ksft_32bit "$pfx"
-sec_nosample "$pfx"
-sec_noirq "$pfx"
-sec_amu "$pfx"
-sec_pcs "$pfx"
-sec_sampling "$pfx"
+sec_after_kunit "$pfx"
 
 # 2. The README's board steps after the build, literally: the DKMS-installed module
 # (dkms install on the host, its tree copied in as /apmu/lib), modprobe, then the perf

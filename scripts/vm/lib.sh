@@ -402,3 +402,17 @@ sec_sampling() {
 	tsec_end
 	rmmod apmu
 }
+
+# The sections after KUnit, in the order both lanes run them (apmu.ko loaded on entry,
+# unloaded on return). perf record (sec_sampling) last, because perf lowers
+# kernel.perf_event_max_sample_rate after slow handlers (lockdep makes ours slow under
+# QEMU).
+sec_after_kunit() {
+	sec_lifecycle "$1"
+	sec_ksft_32bit "$1"
+	sec_nosample "$1"
+	sec_noirq "$1"
+	sec_amu "$1"
+	sec_pcs "$1"
+	sec_sampling "$1"
+}
