@@ -7,8 +7,26 @@
 # timeout refuses (every program would be "not ok ... exit=1", with no timeout applied).
 # The packages are downloaded with apt and unpacked with dpkg-deb; nothing is installed
 # on the host. Prints the root's path.
+#
+#   scripts/arm64-root.sh          Debian 12's packages (the host's apt), perf 6.1
+#   scripts/arm64-root.sh sid      Debian unstable's (a private apt configuration), perf
+#                                  7.2: apt resolves the packages' dependencies against an
+#                                  empty dpkg status (an arm64 system with nothing on it),
+#                                  and every library package among them is unpacked
+#                                  (perl and python themselves are not: perf only links
+#                                  libperl and libpython), with bash and the GNU tools
+#                                  perf test's shell tests call (busybox's mktemp,
+#                                  readlink and realpath fail them on any driver) in
+#                                  /usr/libexec/gnu, where only a script that asks for
+#                                  them looks (PATH=/usr/libexec/gnu:$PATH): the other VM
+#                                  scripts keep busybox's
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
+suite=${1:-bookworm}
+case "$suite" in
+bookworm | sid) ;;
+*) apmu_die "arm64-root.sh: suite $suite: bookworm or sid" ;;
+esac
 
 pkgs=(
 	busybox-static linux-perf coreutils
@@ -17,26 +35,68 @@ pkgs=(
 	libuuid1 libopencsd1 libperl5.36 libpython3.11 libexpat1 libffi8 libmount1 libselinux1
 	libblkid1
 )
-key=$( { printf '%s\n' "${pkgs[@]}"; cat "$0"; } | sha256sum | cut -c1-12)
+if [ "$suite" = sid ]; then
+	apmu_apt sid
+	[ -n "$(ls "$apt_dir"/state/lists/*arm64_Packages* 2>/dev/null)" ] || apmu_apt_update
+	ver=$(apmu_apt_version linux-perf:arm64) || {
+		apmu_apt_update
+		ver=$(apmu_apt_version linux-perf:arm64)
+	} || apmu_die "arm64 root: no linux-perf in Debian's unstable suite"
+	key=sid-$( { echo "$ver"; cat "$0"; } | sha256sum | cut -c1-12)
+else
+	key=$( { printf '%s\n' "${pkgs[@]}"; cat "$0"; } | sha256sum | cut -c1-12)
+fi
 root=$APMU_CACHE/arm64-root-$key
+# lanes starting at once wait for the one that makes the root
+mkdir -p "$APMU_CACHE"
+exec 8>"$APMU_CACHE/arm64-root-$suite.lock"
+flock 8
 if [ -f "$root/.apmu-done" ]; then
 	echo "$root"
 	exit 0
 fi
 
-debs=$APMU_CACHE/debs
-mkdir -p "$debs"
-apmu_log "arm64 root: downloading ${#pkgs[@]} Debian arm64 packages"
-# apt's _apt user cannot write the cache: let it, rather than downloading unsandboxed.
-chown _apt "$debs" 2>/dev/null || true
-download() { (cd "$debs" && apt-get download -q "${pkgs[@]/%/:arm64}" >"$debs/download.log" 2>&1); }
-# Stale package lists name versions the mirror no longer has: refresh them once and retry.
-if ! download; then
-	apmu_log "arm64 root: download failed, refreshing the package lists"
-	apt-get update -q >/dev/null 2>&1 || true
-	download || apmu_die "apt-get download failed ($debs/download.log; is the arm64 architecture added? scripts/deps.sh)"
+# sid: the dependency closure of busybox-static, linux-perf and coreutils on an empty arm64
+# system, downloaded by apt-get install --download-only into a directory of the root's own
+gnu="coreutils grep sed gawk diffutils findutils procps util-linux"
+if [ "$suite" = sid ]; then
+	debs=$APMU_CACHE/debs-sid
+	rm -rf "$debs"
+	mkdir -p "$debs/partial"
+	chown -R _apt "$debs" 2>/dev/null || true
+	: >"$debs/status"
+	apmu_log "arm64 root: downloading linux-perf $ver and its dependencies (Debian unstable, arm64)"
+	sid_download() {
+		apt-get "${apt_opts[@]}" -o Dir::State::status="$debs/status" \
+			-o APT::Architecture=arm64 -o APT::Architectures::=arm64 \
+			-o Dir::Cache::archives="$debs" --no-install-recommends -y --download-only \
+			install busybox-static "linux-perf=$ver" bash $gnu >"$debs/download.log" 2>&1
+	}
+	sid_download || { apmu_apt_update && sid_download; } ||
+		apmu_die "arm64 root: apt-get failed ($debs/download.log)"
+	pkgs=(busybox-static linux-perf zlib1g bash $gnu)
+	for deb in "$debs"/lib*_arm64.deb; do
+		p=${deb##*/}
+		p=${p%%_*}
+		case "$p" in
+		*-stdlib | *-minimal | *-perl | *-common | *-modules-db) ;;
+		*) pkgs+=("$p") ;;
+		esac
+	done
+else
+	debs=$APMU_CACHE/debs
+	mkdir -p "$debs"
+	apmu_log "arm64 root: downloading ${#pkgs[@]} Debian arm64 packages"
+	# apt's _apt user cannot write the cache: let it, rather than downloading unsandboxed.
+	chown _apt "$debs" 2>/dev/null || true
+	download() { (cd "$debs" && apt-get download -q "${pkgs[@]/%/:arm64}" >"$debs/download.log" 2>&1); }
+	# Stale package lists name versions the mirror no longer has: refresh them once and retry.
+	if ! download; then
+		apmu_log "arm64 root: download failed, refreshing the package lists"
+		apt-get update -q >/dev/null 2>&1 || true
+		download || apmu_die "apt-get download failed ($debs/download.log; is the arm64 architecture added? scripts/deps.sh)"
+	fi
 fi
-
 rm -rf "$root"
 mkdir -p "$root"
 for p in "${pkgs[@]}"; do
@@ -45,8 +105,22 @@ for p in "${pkgs[@]}"; do
 	if [ "$p" = coreutils ]; then
 		# timeout only: the rest of the VM's tools stay busybox's
 		dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$root" ./usr/bin/timeout
+	fi
+	if [ "$suite" = sid ] && [[ " $gnu " == *" $p "* ]]; then
+		# the GNU tools aside (see above): their programs in /usr/libexec/gnu
+		rm -rf "$root.gnu"
+		dpkg-deb -x "$deb" "$root.gnu"
+		mkdir -p "$root/usr/libexec/gnu"
+		for d in bin sbin usr/bin usr/sbin; do
+			[ -d "$root.gnu/$d" ] && cp -a "$root.gnu/$d/." "$root/usr/libexec/gnu/"
+		done
+		[ ! -d "$root.gnu/usr/lib" ] || cp -a "$root.gnu/usr/lib/." "$root/usr/lib/"
+		rm -rf "$root.gnu"
+		# (the link dpkg's alternatives would make)
+		[ "$p" != gawk ] || ln -sfn gawk "$root/usr/libexec/gnu/awk"
 		continue
 	fi
+	[ "$p" != coreutils ] || continue
 	dpkg-deb -x "$deb" "$root"
 done
 # Debian 12 is merged-/usr: the packages' /lib files belong in /usr/lib.
@@ -69,6 +143,12 @@ libdirs=("$root/usr/lib/aarch64-linux-gnu" "$root/usr/lib")
 missing=0
 declare -A seen=()
 queue=("$root/usr/bin/perf" "$root/usr/bin/timeout")
+if [ "$suite" = sid ]; then
+	queue+=("$root/usr/bin/bash")
+	for f in "$root"/usr/libexec/gnu/*; do
+		[ "$(head -c 4 "$f")" != $'\x7fELF' ] || queue+=("$f")
+	done
+fi
 while [ ${#queue[@]} -gt 0 ]; do
 	f=${queue[0]}
 	queue=("${queue[@]:1}")

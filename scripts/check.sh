@@ -203,6 +203,21 @@ ktap_parse() {
 	ktap_end
 }
 
+# perftest_compare APMU_LANE INTREE_LANE PREFIX: `perf test` on apmu beside the in-tree
+# driver (scripts/perftest-compare.py); section PREFIXperftest:compare
+perftest_compare() {
+	local line
+	ktap_begin "${3}perftest:compare"
+	while IFS= read -r line; do
+		case "$line" in
+		PASS\ *) ktap_pass "${line#PASS }" ;;
+		FAIL\ *) ktap_fail "${line#FAIL }" ;;
+		*) echo "$line" ;;
+		esac
+	done < <(python3 "$APMU_TOP/scripts/perftest-compare.py" "$ldir/$1.log" "$ldir/$2.log")
+	ktap_end
+}
+
 # ---------------------------------------------------------------------------------------
 # The scheduler: start what is ready, in table order; wait for any job to end.
 jobs_max=${APMU_JOBS:-$(nproc)}

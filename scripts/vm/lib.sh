@@ -360,9 +360,12 @@ hot90() { # hot90 PERF_RECORD_ARGS...: hot_loop has at least 90% of the samples
 	grep -v '^#' /tmp/rep.txt | grep -v '^$' | head -n 4
 	[ -n "$p" ] && [ "$p" -ge 90 ]
 }
+# (--no-inline: perf 7.2 looks for inlined callers with binutils' addr2line, which the VM
+# has not, and dies of SIGPIPE writing to it; perf 6.1 does not look by default)
 callchain() {
 	perf record -g -e cycles -o /tmp/cg.data -- ./apmu_workload 30000000 >/dev/null 2>&1 &&
-		perf report -i /tmp/cg.data --stdio --no-children --sort sym 2>/dev/null >/tmp/cg.txt &&
+		perf report -i /tmp/cg.data --stdio --no-children --no-inline --sort sym 2>/dev/null \
+			>/tmp/cg.txt &&
 		head -n 30 /tmp/cg.txt &&
 		grep -A8 '%.*hot_loop$' /tmp/cg.txt | grep -q 'main'
 }

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Set apmu's `perf test` results beside the in-tree driver's.
+
+  scripts/perftest-compare.py APMU_LOG INTREE_LOG
+
+Each log is a VM lane's console output holding scripts/vm/perftest-in-vm.sh's lines
+"# perftest <number> <Ok|Ok-retry|FAILED|Skip> <name>" (same kernel, same perf, same boot
+options; only the driver differs). Prints one verdict a line, "PASS <what>" or
+"FAIL <what>", with "# " lines of detail, for scripts/check.sh to number as TAP:
+
+- both runs hold the same tests (a run cut short, or another perf, is not compared);
+- apmu's Ok count (Ok on retry included) is at least the in-tree driver's;
+- no test fails on apmu that passes on the in-tree driver.
+
+Every test whose verdict differs is listed, either way.
+"""
+import re
+import sys
+
+LINE = re.compile(r"^# perftest (\d+(?:\.\d+)*) (Ok|Ok-retry|FAILED|Skip) (.*?)\s*$")
+
+
+def results(path):
+    res = {}
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = LINE.match(line.replace("\r", ""))
+            if m:
+                res[m.group(1)] = (m.group(2), m.group(3))
+    return res
+
+
+def is_ok(verdict):
+    return verdict.startswith("Ok")
+
+
+def key(num):
+    return [int(x) for x in num.split(".")]
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    apmu, intree = results(sys.argv[1]), results(sys.argv[2])
+    same = bool(apmu) and apmu.keys() == intree.keys() and all(
+        apmu[k][1] == intree[k][1] for k in apmu)
+    print(("PASS" if same else "FAIL") +
+          f" both runs hold the same {len(apmu)} perf tests (in-tree run: {len(intree)})")
+    if not same:
+        for k in sorted(apmu.keys() ^ intree.keys(), key=key):
+            side = "apmu" if k in apmu else "in-tree"
+            print(f"# only the {side} run has test {k}")
+        return
+    counts = {}
+    for name, res in (("apmu", apmu), ("in-tree", intree)):
+        verdicts = [v for v, _ in res.values()]
+        counts[name] = sum(is_ok(v) for v in verdicts)
+        print(f"# {name}: {counts[name]} Ok ({verdicts.count('Ok-retry')} on retry), "
+              f"{verdicts.count('FAILED')} FAILED, {verdicts.count('Skip')} Skip")
+    ok = counts["apmu"] >= counts["in-tree"]
+    print(("PASS" if ok else "FAIL") +
+          f" apmu's Ok count {counts['apmu']} >= the in-tree driver's {counts['in-tree']}")
+    worse = []
+    for k in sorted(apmu, key=key):
+        a, i = apmu[k][0], intree[k][0]
+        if a != i:
+            print(f"# test {k} {apmu[k][1]}: apmu {a}, in-tree {i}")
+        if not is_ok(a) and is_ok(i):
+            worse.append(k)
+    print(("PASS" if not worse else "FAIL") +
+          " no perf test fails or skips on apmu that passes on the in-tree driver" +
+          (f" (does: {', '.join(worse)})" if worse else ""))
+
+
+if __name__ == "__main__":
+    main()
