@@ -11,7 +11,7 @@
 #   scripts/arm64-root.sh          Debian 12's packages (the host's apt), perf 6.1
 #   scripts/arm64-root.sh sid      Debian unstable's (a private apt configuration), perf
 #                                  7.2: apt resolves the packages' dependencies against an
-#                                  empty dpkg status (an arm64 system with nothing on it),
+#                                  empty dpkg status (a system with nothing on it),
 #                                  and every library package among them is unpacked
 #                                  (perl and python themselves are not: perf only links
 #                                  libperl and libpython), with bash and the GNU tools
@@ -35,18 +35,22 @@ pkgs=(
 	libuuid1 libopencsd1 libperl5.36 libpython3.11 libexpat1 libffi8 libmount1 libselinux1
 	libblkid1
 )
+# sid: keyed by linux-perf's version in the private lists (a root is made from fresh lists:
+# below); bookworm: by the package list. Both also by this script.
+sid_key() {
+	ver=$(apmu_apt_version linux-perf:arm64) ||
+		apmu_die "arm64 root: no linux-perf in Debian's unstable suite"
+	key=sid-$( { echo "$ver"; cat "$0"; } | sha256sum | cut -c1-12)
+	root=$APMU_CACHE/arm64-root-$key
+}
 if [ "$suite" = sid ]; then
 	apmu_apt sid
 	[ -n "$(ls "$apt_dir"/state/lists/*arm64_Packages* 2>/dev/null)" ] || apmu_apt_update
-	ver=$(apmu_apt_version linux-perf:arm64) || {
-		apmu_apt_update
-		ver=$(apmu_apt_version linux-perf:arm64)
-	} || apmu_die "arm64 root: no linux-perf in Debian's unstable suite"
-	key=sid-$( { echo "$ver"; cat "$0"; } | sha256sum | cut -c1-12)
+	sid_key
 else
 	key=$( { printf '%s\n' "${pkgs[@]}"; cat "$0"; } | sha256sum | cut -c1-12)
+	root=$APMU_CACHE/arm64-root-$key
 fi
-root=$APMU_CACHE/arm64-root-$key
 # lanes starting at once wait for the one that makes the root
 mkdir -p "$APMU_CACHE"
 exec 8>"$APMU_CACHE/arm64-root-$suite.lock"
@@ -54,6 +58,19 @@ flock 8
 if [ -f "$root/.apmu-done" ]; then
 	echo "$root"
 	exit 0
+fi
+# A new sid root: from fresh lists (older ones may name versions the mirror has dropped),
+# in place of the old roots
+if [ "$suite" = sid ]; then
+	apmu_apt_update
+	sid_key
+	if [ -f "$root/.apmu-done" ]; then
+		echo "$root"
+		exit 0
+	fi
+	for d in "$APMU_CACHE"/arm64-root-sid-*; do
+		[ "$d" = "$root" ] || rm -rf "$d"
+	done
 fi
 
 # sid: the dependency closure of busybox-static, linux-perf and coreutils on an empty arm64
@@ -72,8 +89,7 @@ if [ "$suite" = sid ]; then
 			-o Dir::Cache::archives="$debs" --no-install-recommends -y --download-only \
 			install busybox-static "linux-perf=$ver" bash $gnu >"$debs/download.log" 2>&1
 	}
-	sid_download || { apmu_apt_update && sid_download; } ||
-		apmu_die "arm64 root: apt-get failed ($debs/download.log)"
+	sid_download || apmu_die "arm64 root: apt-get failed ($debs/download.log)"
 	pkgs=(busybox-static linux-perf zlib1g bash $gnu)
 	for deb in "$debs"/lib*_arm64.deb; do
 		p=${deb##*/}

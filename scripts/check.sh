@@ -206,15 +206,19 @@ ktap_parse() {
 # perftest_compare APMU_LANE INTREE_LANE PREFIX: `perf test` on apmu beside the in-tree
 # driver (scripts/perftest-compare.py); section PREFIXperftest:compare
 perftest_compare() {
-	local line
+	local line r=0 out=$ldir/perftest-compare.out
 	ktap_begin "${3}perftest:compare"
+	python3 "$APMU_TOP/scripts/perftest-compare.py" "$ldir/$1.log" "$ldir/$2.log" >"$out" 2>&1 ||
+		r=$?
 	while IFS= read -r line; do
 		case "$line" in
 		PASS\ *) ktap_pass "${line#PASS }" ;;
 		FAIL\ *) ktap_fail "${line#FAIL }" ;;
-		*) echo "$line" ;;
+		*) echo "# $line" | sed 's/^# # /# /' ;;
 		esac
-	done < <(python3 "$APMU_TOP/scripts/perftest-compare.py" "$ldir/$1.log" "$ldir/$2.log")
+	done <"$out"
+	# a crash of the script fails the section, whatever it printed before
+	[ $r = 0 ] || ktap_fail "perftest-compare.py exited with status $r"
 	ktap_end
 }
 

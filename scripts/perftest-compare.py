@@ -9,9 +9,11 @@ Each log is a VM lane's console output holding scripts/vm/perftest-in-vm.sh's li
 options; only the driver differs). Prints one verdict a line, "PASS <what>" or
 "FAIL <what>", with "# " lines of detail, for scripts/check.sh to number as TAP:
 
-- both runs hold the same tests (a run cut short, or another perf, is not compared);
+- the runs are apmu's and the in-tree driver's, with the same perf, and hold the same
+  tests (a run cut short, or another perf, is not compared);
 - apmu's Ok count (Ok on retry included) is at least the in-tree driver's;
-- no test fails on apmu that passes on the in-tree driver.
+- no test fails on apmu that passes or skips on the in-tree driver, and none skips on
+  apmu that passes on the in-tree driver.
 
 Every test whose verdict differs is listed, either way.
 """
@@ -19,16 +21,22 @@ import re
 import sys
 
 LINE = re.compile(r"^# perftest (\d+(?:\.\d+)*) (Ok|Ok-retry|FAILED|Skip) (.*?)\s*$")
+HEAD = re.compile(r"^# (perf version \S+), driver (\S+);")
 
 
 def results(path):
-    res = {}
+    """Return ({number: (verdict, name)}, perf version, driver)."""
+    res, version, driver = {}, None, None
     with open(path, errors="replace") as f:
         for line in f:
-            m = LINE.match(line.replace("\r", ""))
+            line = line.replace("\r", "")
+            m = LINE.match(line)
             if m:
                 res[m.group(1)] = (m.group(2), m.group(3))
-    return res
+            m = HEAD.match(line)
+            if m:
+                version, driver = m.group(1), m.group(2)
+    return res, version, driver
 
 
 def is_ok(verdict):
@@ -42,8 +50,13 @@ def key(num):
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
-    apmu, intree = results(sys.argv[1]), results(sys.argv[2])
-    same = bool(apmu) and apmu.keys() == intree.keys() and all(
+    apmu, aver, adrv = results(sys.argv[1])
+    intree, iver, idrv = results(sys.argv[2])
+    runs = adrv == "apmu" and idrv == "intree" and aver is not None and aver == iver
+    print(("PASS" if runs else "FAIL") +
+          f" the runs are apmu's and the in-tree driver's, same perf ({aver}: {adrv}; "
+          f"{iver}: {idrv})")
+    same = runs and bool(apmu) and apmu.keys() == intree.keys() and all(
         apmu[k][1] == intree[k][1] for k in apmu)
     print(("PASS" if same else "FAIL") +
           f" both runs hold the same {len(apmu)} perf tests (in-tree run: {len(intree)})")
@@ -66,10 +79,11 @@ def main():
         a, i = apmu[k][0], intree[k][0]
         if a != i:
             print(f"# test {k} {apmu[k][1]}: apmu {a}, in-tree {i}")
-        if not is_ok(a) and is_ok(i):
+        if (not is_ok(a) and is_ok(i)) or (a == "FAILED" and i == "Skip"):
             worse.append(k)
     print(("PASS" if not worse else "FAIL") +
-          " no perf test fails or skips on apmu that passes on the in-tree driver" +
+          " no perf test fails or skips on apmu that passes on the in-tree driver, and"
+          " none fails on apmu that skips there" +
           (f" (does: {', '.join(worse)})" if worse else ""))
 
 

@@ -33,19 +33,19 @@ perftool-testsuite_probe
 test addr2line inline unwinding
 perf script task-analyzer tests
 Test libdw unwinding of multi-threaded processes'
-# daemon operations: 85 s of sleeps, then "realpath: No such file or directory" (no GNU
-#   realpath) and "config not found"
+# daemon operations: 85 s of sleeps; failed on both drivers before the GNU tools were
+#   on PATH ("realpath: No such file or directory", "config not found"), not run since
 # perftool-testsuite_report, _probe: their checks are perl scripts (no perl here)
 # test addr2line inline unwinding: "Failed missing inlined functions" (no debug info)
 # perf script task-analyzer tests: python's standard library ("No module named
 #   'encodings'": the root has libpython, which perf links, and no more)
 # Test libdw unwinding of multi-threaded processes: "expected callchains for 3 worker
 #   TIDs" (no debug info to unwind with)
-skip=$(perf test list 2>/dev/null | while IFS= read -r l; do
-	n=${l%%:*}
-	name=$(echo "${l#*: }" | sed 's/ *$//')
-	echo "$skip_names" | grep -qxF "$name" && echo "${n# *}"
-done | tr '\n' ',' | sed 's/,$//')
+# (top-level tests only: perf test --skip takes no subtest, and ignores a list with one)
+skip=$(perf test list 2>/dev/null | sed -n 's/^ *\([0-9][0-9]*\): \(.*[^ ]\) *$/\1|\2/p' |
+	while IFS='|' read -r n name; do
+		echo "$skip_names" | grep -qxF "$name" && echo "$n"
+	done | tr '\n' ',' | sed 's/,$//')
 
 tsec "$pfx" "perftest:$drv"
 echo "# $(perf version), driver $drv; left out: ${skip:-none}"
@@ -64,7 +64,11 @@ results /tmp/perftest.out >/tmp/perftest.res
 # (for a reason outside the driver, seen with perf test -v): its retry would cost about a
 # third of the suite's time for nothing. A failed subtest (5.1) runs again with its parent
 # (5): perf test selects by number.
-no_retry='syscalls:sys_enter_openat event fields
+no_retry='Test event parsing
+PMU metric parsing: ampere_ampereone
+PMU metric parsing: ampere_ampereonex
+Read samples using the mmap interface
+syscalls:sys_enter_openat event fields
 Object code reading
 Test dwarf unwind
 perf ftrace tests
@@ -88,22 +92,35 @@ perf trace summary'
 #   no symbols in perf's own binary ("test_loop symbol not found")
 # perf stat STD output linter: QEMU's STALL_BACKEND counts nothing, the metric prints nan
 #   ("expected backend_cycles_idle in <not counted> stalled-cycles-backend")
+# PMU metric parsing: ampere_ampereone, _ampereonex: perf's AmpereOne metric tables (the
+#   same on both drivers; their fake-PMU variants pass)
 # perf sched stats tests: no /proc/schedstat; ftrace: no function tracer; BPF, cgroup:
 #   none in the kernel; the libc probe: no uprobes; perf script python tests: no python
 #   library beyond libpython; perf script tests: (fails the same on both drivers)
-for t in $(awk -F'|' '$2 == "FAILED!" { print $1 }' /tmp/perftest.res); do
-	name=$(awk -F'|' -v t="$t" '$1 == t { print $3 }' /tmp/perftest.res)
-	echo "$no_retry" | grep -qxF "$name" && continue
-	perf test "${t%%.*}" >/tmp/retry.out 2>&1
-	results /tmp/retry.out | grep -q "^$t|Ok|" || continue
-	awk -F'|' -v t="$t" 'BEGIN { OFS = "|" } $1 == t { $2 = "Ok-retry" } { print }' \
-		/tmp/perftest.res >/tmp/perftest.new && mv /tmp/perftest.new /tmp/perftest.res
+# (awk compares test numbers as strings: as numbers, 10.1 would be 10.10)
+# A plain "Skip" (a shell test's exit 2) runs once more too: some skip on what a run
+# happened to produce (the multi-record zstd test, with fewer than two compressed records
+# at the sample rate perf core allowed at that moment), on either driver.
+awk -F'|' '$2 == "FAILED!" || $2 == "Skip" { print $1 "|" $3 }' /tmp/perftest.res |
+	while IFS='|' read -r t name; do
+		echo "$no_retry" | grep -qxF "$name" || echo "$t"
+	done >/tmp/retry.list
+for p in $(sed 's/\..*//' /tmp/retry.list | uniq); do
+	perf test "$p" >/tmp/retry.out 2>&1
+	results /tmp/retry.out >/tmp/retry.res
+	awk -F'|' 'BEGIN { OFS = "|" }
+		FILENAME == ARGV[1] { failed[$1 ""] = 1; next }
+		FILENAME == ARGV[2] { if ($2 == "Ok") ok[$1 ""] = 1; next }
+		($1 "") in failed && ($1 "") in ok { $2 = "Ok-retry" } { print }' \
+		/tmp/retry.list /tmp/retry.res /tmp/perftest.res >/tmp/perftest.new &&
+		mv /tmp/perftest.new /tmp/perftest.res
 done
 echo "# perf test: $((t1 - t0)) s, the failed tests once more: $(($(cut -d. -f1 /proc/uptime) - t1)) s (VM clock)"
 awk -F'|' '{ v = $2; sub(/^Skip.*/, "Skip", v); sub(/^FAILED!$/, "FAILED", v)
 	printf "# perftest %s %s %s\n", $1, v, $3 }' /tmp/perftest.res
 n=$(wc -l </tmp/perftest.res)
+# its end: the summary perf prints last, and no signal (a failed test is rc 1 or 0)
 ktap_test "perf test ran to its end ($n results, perf test rc $rc)" \
-	sh -c "test $n -ge 100 && tail -n 3 /tmp/perftest.out | grep -q ':'"
+	sh -c "test $n -ge 100 && test $rc -lt 128 && grep -q '^=== Test Summary ===' /tmp/perftest.out"
 tsec_end
 exit 0
