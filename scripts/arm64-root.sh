@@ -73,8 +73,8 @@ if [ "$suite" = sid ]; then
 	done
 fi
 
-# sid: the dependency closure of busybox-static, linux-perf and coreutils on an empty arm64
-# system, downloaded by apt-get install --download-only into a directory of the root's own
+# sid: the dependency closure of busybox-static, linux-perf, bash and the GNU tools on an
+# empty system, downloaded by apt-get install --download-only into a directory of its own
 gnu="coreutils grep sed gawk diffutils findutils procps util-linux"
 if [ "$suite" = sid ]; then
 	debs=$APMU_CACHE/debs-sid
