@@ -112,6 +112,30 @@ vm() {
 	return $r
 }
 
+# vm_reference VM-RUN-OPTIONS... SCRIPT: as vm, for a boot that runs no apmu code, only a
+# reference apmu is compared with (the in-tree driver's perf test): its log is kept in the
+# cache under the boot's key (vm-run --key: the kernel image, the root, QEMU, the scripts,
+# the options) and printed again, not rerun, while the key holds. Only a log whose boot
+# ended with status 0 is kept.
+vm_reference() {
+	local key r=0 ref
+	key=$(APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --key "$@")
+	ref=$APMU_CACHE/reference/$lane-$key.log
+	if [ -f "$ref" ]; then
+		apmu_log "$lane: the reference boot's log of $(date -r "$ref" '+%F %H:%M') ($ref)"
+		cat "$ref"
+		return 0
+	fi
+	vm "$@" >"$ldir/$lane.ref" || r=$?
+	cat "$ldir/$lane.ref"
+	if [ $r = 0 ]; then
+		mkdir -p "$APMU_CACHE/reference"
+		rm -f "$APMU_CACHE/reference/$lane-"*.log
+		mv "$ldir/$lane.ref" "$ref"
+	fi
+	return $r
+}
+
 # vm_retry: as vm, but a console silent for --stall seconds (vm-run's status 126, the
 # vCPUs' registers appended) boots once more; the stalled log is kept next to the lane's
 # (NAME-stalled.log) and fails the lane if it holds a kernel splat

@@ -216,10 +216,13 @@ vm_test() { # vm_test SERIES
 	# kernel stack offset, whose get_random_u16() costs a few instructions more now and
 	# then (seen: 1507 or 1516 kernel instructions for the same syscalls). The exact-count
 	# kselftests need a deterministic kernel path, as on the test kernel: turn it off.
+	# APMU_DISTRO=full|smoke tells distro-in-vm.sh which set to run ($APMU_DISTRO_FULL)
 	console=$out/console-$name.log
-	apmu_log "vm: booting Debian's $rel (log: $console)"
+	set=smoke
+	case " $APMU_DISTRO_FULL " in *" $1 "*) set=full ;; esac
+	apmu_log "vm: booting Debian's $rel, the $set sections (log: $console)"
 	distro_boot "$console" --kernel "$dir/Image" --module "$ko" \
-		--append randomize_kstack_offset=off --timeout 1800 \
+		--append "randomize_kstack_offset=off APMU_DISTRO=$set" --timeout 1800 \
 		"$APMU_TOP/scripts/vm/distro-in-vm.sh" \
 		$([ -d "$out/$name/dkms/lib" ] && echo "$out/$name/dkms/lib")
 
