@@ -26,7 +26,7 @@ for mode in apmu intree; do
 	opt=()
 	[ $mode = intree ] && opt=(--no-apmu)
 	apmu_log "bench: booting the bench kernel with $mode (log: $work/$mode.log)"
-	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --kernel bench --smp 1 \
+	APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" --quiet --kernel bench --smp 1 --icount shift=0 \
 		--log "$work/$mode.log" "${opt[@]}" "$APMU_TOP/scripts/vm/bench-in-vm.sh" || {
 		tr -d '\r' <"$work/$mode.log" | tail -n 30 >&2
 		apmu_die "bench on $mode failed"

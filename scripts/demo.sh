@@ -6,6 +6,6 @@ set -euo pipefail
 
 bash "$APMU_TOP/scripts/deps.sh"
 "$APMU_TOP/scripts/build.sh" >/dev/null
-apmu_log "demo: booting the VM (QEMU virt, -cpu max, 2 CPUs, -icount shift=0)"
+apmu_log "demo: booting the VM (QEMU virt, -cpu max, 2 CPUs, -icount shift=0,sleep=off)"
 APMU_BUILT=1 "$APMU_TOP/scripts/vm-run" "$APMU_TOP/scripts/vm/demo-in-vm.sh" 2>&1 |
 	sed -n '/^APMU-VM: booted/,$p' | grep -v '^APMU-VM-EXIT'

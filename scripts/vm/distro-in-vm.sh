@@ -28,7 +28,8 @@ tsec_end
 
 # 1. The sections of the test kernel, in its order: all of them where no test kernel has
 # the same source (APMU_DISTRO=full, scripts/distro/check.sh), else the ones Debian's
-# configuration can change (smoke: the kselftests' KernelCI run and perf's exact counts)
+# configuration can change most directly (smoke: the kselftests' KernelCI run, perf's exact
+# counts, the module's lifecycle)
 sec_ksft_collection "$pfx"
 if [ "${APMU_DISTRO:-full}" = full ]; then
 	sec_ksft_64bit "$pfx"
@@ -48,7 +49,9 @@ if [ "${APMU_DISTRO:-full}" = full ]; then
 
 	sec_after_kunit "$pfx"
 else
-	rmmod apmu	# the readme section loads the DKMS-installed module
+	# (leaves apmu unloaded, as sec_after_kunit does: the readme section loads the
+	# DKMS-installed module)
+	sec_lifecycle "$pfx"
 fi
 
 # 2. The README's board steps after the build, literally: the DKMS-installed module
