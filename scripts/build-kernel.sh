@@ -2,11 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Build (or reuse) the arm64 test kernel from Debian's linux-source-6.12 with
-# scripts/kconfig/apmu-test.config. Prints the build directory (the KDIR for modules).
+# scripts/kconfig/apmu-test.config and apmu-kasan.config (scripts/lib.sh,
+# apmu_kernel_fragment). Prints the build directory (the KDIR for modules).
 # APMU_ARCH=arm builds the 32-bit lane's kernel instead (scripts/kconfig/apmu-test-arm.config,
 # zImage, arm-linux-gnueabihf-), cached next to it under its own key; APMU_FLAVOUR=bench
-# the arm64 bench kernel (scripts/kconfig/apmu-bench.config: no lock debugging), likewise;
-# APMU_FLAVOUR=kasan the test kernel with KASAN (apmu-test.config + apmu-kasan.config).
+# the arm64 bench kernel (scripts/kconfig/apmu-bench.config: no lock debugging, no KASAN),
+# likewise.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 

@@ -4,8 +4,8 @@
 # Build everything the VM runs: the test kernel (cached), apmu.ko and apmu_kunit.ko with
 # W=1 and warnings as errors, and the kselftests (static aarch64, installed by the kernel's
 # kselftest installer into build/kselftest_install). Prints the KDIR.
-# APMU_FLAVOUR=bench or kasan: the same for that kernel, whose modules are built from a copy
-# of the sources in build/<flavour> (apmu_module_dir), so the tree's own *.ko stay the test
+# APMU_FLAVOUR=bench: the same for the bench kernel, whose modules are built from a copy
+# of the sources in build/bench (apmu_module_dir), so the tree's own *.ko stay the test
 # kernel's.
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
@@ -26,8 +26,8 @@ for ko in apmu.ko apmu_kunit.ko; do
 done
 
 # The kselftests (scripts/lib.sh, apmu_ksft_install), static aarch64. The flavours share
-# one source and its UAPI: another flavour's build installs them only when there are none
-# (make bench alone); in make check it runs while VM lanes copy the test build's.
+# one source and its UAPI: the bench build installs them only when there are none (make
+# bench alone).
 if [ "$APMU_FLAVOUR" != test ] && [ -f "$APMU_TOP/build/kselftest_install/kselftest-list.txt" ]; then
 	echo "$kdir"
 	exit 0

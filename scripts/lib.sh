@@ -15,17 +15,16 @@ arm) ARCH=arm CROSS_COMPILE=arm-linux-gnueabihf- ;;
 *) printf 'error: APMU_ARCH=%s: arm64 or arm\n' "$APMU_ARCH" >&2; exit 1 ;;
 esac
 export APMU_ARCH ARCH CROSS_COMPILE
-# The kernel flavour: test (the default: lock, atomic and preempt debugging on, what make
-# check runs), bench (the same fragment without them, for make bench: figures near a
-# production kernel's) or kasan (the test fragment plus KASAN: make check's KASAN lane).
-# bench and kasan are arm64 only; each flavour has its own fragment and cache.
+# The kernel flavour: test (the default: lock, atomic and preempt debugging on and, on
+# arm64, KASAN: what make check runs) or bench (the same fragment without them, for make
+# bench: figures near a production kernel's; arm64 only). Each has its own cache.
 APMU_FLAVOUR=${APMU_FLAVOUR:-test}
 case "$APMU_FLAVOUR" in
 test) ;;
-bench|kasan) [ "$APMU_ARCH" = arm64 ] ||
+bench) [ "$APMU_ARCH" = arm64 ] ||
 	{ printf 'error: APMU_FLAVOUR=%s is for APMU_ARCH=arm64 only\n' "$APMU_FLAVOUR" >&2
 	  exit 1; } ;;
-*) printf 'error: APMU_FLAVOUR=%s: test, bench or kasan\n' "$APMU_FLAVOUR" >&2; exit 1 ;;
+*) printf 'error: APMU_FLAVOUR=%s: test or bench\n' "$APMU_FLAVOUR" >&2; exit 1 ;;
 esac
 export APMU_FLAVOUR
 
@@ -113,16 +112,16 @@ apmu_apt_download() {
 # Bump APMU_KERNEL_RECIPE when scripts/build-kernel.sh changes what it produces.
 APMU_KERNEL_RECIPE=1
 apmu_kernel_version() { dpkg-query -W -f='${Version}' linux-source-6.12; }
-# arm64's test key and directory name are what they were before the arm lane and the bench
-# flavour existed. The kasan fragment is the test one followed by apmu-kasan.config,
-# joined into a file of the cache (one test fragment to keep, not two).
+# The arm64 test kernel's fragment is apmu-test.config followed by apmu-kasan.config,
+# joined into a file of the cache (the 7.2 test kernel, scripts/prepare-7.2.sh, takes
+# apmu-test.config alone: one test fragment to keep, not two).
 apmu_kernel_fragment() {
 	if [ "$APMU_ARCH" = arm ]; then
 		echo "$APMU_TOP/scripts/kconfig/apmu-test-arm.config"
 	elif [ "$APMU_FLAVOUR" = bench ]; then
 		echo "$APMU_TOP/scripts/kconfig/apmu-bench.config"
-	elif [ "$APMU_FLAVOUR" = kasan ]; then
-		_frag=$APMU_CACHE/apmu-kasan-$(cat "$APMU_TOP/scripts/kconfig/apmu-test.config" \
+	else
+		_frag=$APMU_CACHE/apmu-test-kasan-$(cat "$APMU_TOP/scripts/kconfig/apmu-test.config" \
 			"$APMU_TOP/scripts/kconfig/apmu-kasan.config" | sha256sum | cut -c1-12).config
 		if [ ! -f "$_frag" ]; then
 			mkdir -p "$APMU_CACHE"
@@ -131,8 +130,6 @@ apmu_kernel_fragment() {
 			mv "$_frag.$$" "$_frag"
 		fi
 		echo "$_frag"
-	else
-		echo "$APMU_TOP/scripts/kconfig/apmu-test.config"
 	fi
 }
 apmu_kernel_key() {
@@ -150,7 +147,7 @@ apmu_kdir() {
 	fi
 }
 # Where the modules for the kernel flavour are built: the tree itself for the test kernel
-# (make, make check), a copy of the sources under build/bench or build/kasan for the others,
+# (make, make check), a copy of the sources under build/bench for the bench kernel,
 # so the builds never overwrite each other's apmu.ko (scripts/build.sh).
 apmu_module_dir() {
 	if [ "$APMU_FLAVOUR" != test ]; then

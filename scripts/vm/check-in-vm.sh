@@ -15,6 +15,18 @@
 # "distro-<series>:".
 pfx=${APMU_PFX:-}
 
+# KASAN: the 6.12 test kernel has it (scripts/kconfig/apmu-kasan.config), and every section
+# below runs under it; a "BUG: KASAN" report anywhere in the console fails make check
+# (scripts/tap-summary.py). This section only appears where the kernel said at boot that
+# the sanitizer runs, and scripts/lanes.txt asks the test lane for it: a test kernel
+# built without KASAN fails make check as a missing section.
+if dmesg | grep -q "KernelAddressSanitizer initialized"; then
+	tsec "$pfx" kasan
+	ktap_test "this kernel runs the address sanitizer (KernelAddressSanitizer initialized)" \
+		sh -c 'dmesg | grep -q "KernelAddressSanitizer initialized"'
+	tsec_end
+fi
+
 # 0. KernelCI's form first, on the freshly loaded module: run_kselftest.sh -c apmu, the
 # whole collection with its default arguments (ok or SKIP only)
 sec_ksft_collection "$pfx"
