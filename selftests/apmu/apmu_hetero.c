@@ -252,10 +252,12 @@ TEST_F(hetero, cpu_wide_survives_unprivileged_foreign_event)
 	 * The loop, plus the child's startup and exit and the timer ticks taken at EL0 while
 	 * it runs, whose handler QEMU charges as EL0 instructions: about 17 ticks (HZ=250),
 	 * 13 thousand each on QEMU 7.2 and 29 thousand on QEMU 10.0 (lockdep kernel), so
-	 * 0.3-0.5% and 1.0-1.7% more. Under 5%: still no second count of the loop.
+	 * 0.3-0.5% and 1.0-1.7% more; with KASAN as well, whose checks lengthen the handler,
+	 * 6.3% on QEMU 10.0 (42,519,497). Under 25%: a second count of the loop (+100%)
+	 * still fails.
 	 */
 	EXPECT_GE(wide.val, 2 * UNPRIV_ITERS);
-	EXPECT_LT(wide.val, 2 * UNPRIV_ITERS + 2 * UNPRIV_ITERS / 20);
+	EXPECT_LT(wide.val, 2 * UNPRIV_ITERS + 2 * UNPRIV_ITERS / 4);
 	EXPECT_EQ(wide.ena, wide.run);
 	/* the foreign event never ran on cpu1 */
 	EXPECT_EQ(0ULL, res.c.val);

@@ -450,10 +450,12 @@ TEST_F(apmu, pinned_events)
 
 /*
  * N+3 separate events on N+1 counters: perf rotates them. Every event must run part of
- * the time, and its count scaled by time_enabled/time_running must be within 2% of the
- * real number of instructions.
+ * the time, and its count scaled by time_enabled/time_running must be within 3% of the
+ * real number of instructions: the rotation's error (0.2% on QEMU 7.2) plus QEMU 10's,
+ * which charges the timer tick's handler to EL0 (1.0-1.7% more counted; 2.1% on a KASAN
+ * kernel, whose handler is longer; see apmu_hetero.c).
  */
-TEST_F(apmu, multiplexing_scaled_within_2pct)
+TEST_F(apmu, multiplexing_scaled_within_3pct)
 {
 	struct perf_event_attr attr = {
 		.size = sizeof(attr),
@@ -487,8 +489,8 @@ TEST_F(apmu, multiplexing_scaled_within_2pct)
 		scaled = (double)r.val * r.ena / r.run;
 		TH_LOG("event %u: %llu counted, running %.1f%%, scaled %.0f", i,
 		       (unsigned long long)r.val, 100.0 * r.run / r.ena, scaled);
-		EXPECT_LT(scaled, 2.0 * iters * 1.02);
-		EXPECT_GT(scaled, 2.0 * iters * 0.98);
+		EXPECT_LT(scaled, 2.0 * iters * 1.03);
+		EXPECT_GT(scaled, 2.0 * iters * 0.97);
 		close(fds[i]);
 	}
 }
@@ -1186,9 +1188,13 @@ TEST_F(apmu, cpu_pm_cycle_keeps_cpu_wide_counts)
 	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
 	/* at least one lands while the child spins */
 	EXPECT_GE(cycles, 2);
-	/* every instruction of the child's loop; others on cpu0 only add */
+	/*
+	 * every instruction of the child's loop; others on cpu0 only add: 5% on QEMU 10, up
+	 * to 12% with KASAN (the ticks' handlers charged to EL0, apmu_hetero.c), so under
+	 * 25%, where a second count of the loop would be +100%
+	 */
 	EXPECT_GE(c, 2 * PM_CHILD_ITERS);
-	EXPECT_LT(c, 2 * PM_CHILD_ITERS + 2 * PM_CHILD_ITERS / 10);
+	EXPECT_LT(c, 2 * PM_CHILD_ITERS + 2 * PM_CHILD_ITERS / 4);
 	close(fd);
 	close(tfd);
 }
