@@ -60,15 +60,19 @@ apmu_fragment_holds() {
 # installed packages stay as they are. apmu_apt SUITE sets apt_dir and the array apt_opts
 # for apt-get/apt-cache calls; apmu_apt_update refreshes its lists (once: callers
 # refresh again only when a download fails because the suite moved on).
-apmu_apt() { # apmu_apt SUITE
+# apmu_apt_mirror: set apt_mirror to the Debian mirror the host's sources name
+apmu_apt_mirror() {
 	local mirror
-	apt_dir=$APMU_CACHE/apt-$1
 	mirror=$(cat /etc/apt/sources.list.d/*.sources 2>/dev/null |
 		sed -n 's#^URIs: *\([^ ]*/debian\)/*$#\1#p' | head -n 1)
 	[ -n "$mirror" ] || mirror=$(sed -n \
 		's#^deb  *\(\[[^]]*\]  *\)\{0,1\}\([^ ]*/debian\)/* .*#\2#p' \
 		/etc/apt/sources.list 2>/dev/null | head -n 1)
 	apt_mirror=${mirror:-http://deb.debian.org/debian}
+}
+apmu_apt() { # apmu_apt SUITE
+	apt_dir=$APMU_CACHE/apt-$1
+	apmu_apt_mirror
 	mkdir -p "$apt_dir"/{state/lists/partial,cache/archives/partial,parts,debs}
 	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
 		"$apt_mirror" "$1" >"$apt_dir/sources.list"
@@ -125,9 +129,10 @@ apmu_kernel_fragment() {
 			"$APMU_TOP/scripts/kconfig/apmu-kasan.config" | sha256sum | cut -c1-12).config
 		if [ ! -f "$_frag" ]; then
 			mkdir -p "$APMU_CACHE"
+			_tmp=$(mktemp "$_frag.XXXXXX")
 			cat "$APMU_TOP/scripts/kconfig/apmu-test.config" \
-				"$APMU_TOP/scripts/kconfig/apmu-kasan.config" >"$_frag.$$"
-			mv "$_frag.$$" "$_frag"
+				"$APMU_TOP/scripts/kconfig/apmu-kasan.config" >"$_tmp"
+			mv "$_tmp" "$_frag"
 		fi
 		echo "$_frag"
 	fi

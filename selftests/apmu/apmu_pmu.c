@@ -1189,12 +1189,12 @@ TEST_F(apmu, cpu_pm_cycle_keeps_cpu_wide_counts)
 	/* at least one lands while the child spins */
 	EXPECT_GE(cycles, 2);
 	/*
-	 * every instruction of the child's loop; others on cpu0 only add: 5% on QEMU 10, up
-	 * to 12% with KASAN (the ticks' handlers charged to EL0, apmu_hetero.c), so under
-	 * 25%, where a second count of the loop would be +100%
+	 * every instruction of the child's loop; others on cpu0 only add: up to 5% on QEMU
+	 * 10 (the ticks' handlers charged to EL0, apmu_hetero.c; 12% on QEMU 10 with KASAN,
+	 * which no make check lane runs), while a segment of the loop counted twice adds more
 	 */
 	EXPECT_GE(c, 2 * PM_CHILD_ITERS);
-	EXPECT_LT(c, 2 * PM_CHILD_ITERS + 2 * PM_CHILD_ITERS / 4);
+	EXPECT_LT(c, 2 * PM_CHILD_ITERS + 2 * PM_CHILD_ITERS / 10);
 	close(fd);
 	close(tfd);
 }
