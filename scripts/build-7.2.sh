@@ -6,7 +6,9 @@
 # (scripts/prepare-7.2.sh: linux-source-7.2, allnoconfig + the test fragment, built and
 # cached) with W=1 and warnings as errors, modpost resolving every symbol against the
 # kernel's Module.symvers, then runs sparse over them (scripts/sparse-src.sh: a sparse
-# that knows 7.2's headers), and prints the TAP section
+# that knows 7.2's headers), checks the PMUv3 device tree table against 7.2's
+# (scripts/of-table-sync.py: compatibles, PMU names, per-core cache maps), and prints the
+# TAP section
 # build:7.2 on stdout (make check counts it; progress on stderr). Exit status 0 even when
 # a test fails (the summary counts it), non-zero only on a usage error.
 #
@@ -85,5 +87,12 @@ else
 		echo "$sp" | sed 's/^/# /' | head -n 40
 	fi
 fi
+# apmu's PMUv3 compatibles, names and per-core cache maps are the newest kernel's
+if python3 "$APMU_TOP/scripts/of-table-sync.py" "$src" >"$out/of-table-sync.log" 2>&1; then
+	ktap_pass "the PMUv3 device tree table (pmuv3/models.c) is 7.2's"
+else
+	ktap_fail "the PMUv3 device tree table (pmuv3/models.c) is 7.2's"
+fi
+sed 's/^\([^#]\)/# \1/' "$out/of-table-sync.log"
 echo "# took $(( $(date +%s) - t0 )) s"
 ktap_end

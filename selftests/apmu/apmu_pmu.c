@@ -912,6 +912,15 @@ static const struct bad_attr bad_attrs[] = {
 	{ "branch stack", { .type = OWN, .config = 0x11, .sample_period = 100000,
 	  .sample_type = PERF_SAMPLE_BRANCH_STACK,
 	  .branch_sample_type = PERF_SAMPLE_BRANCH_ANY }, EOPNOTSUPP },
+	/* a branch stack is refused before the event is looked at, as in-tree */
+	{ "branch stack with config bits outside event",
+	  { .type = OWN, .config = 0x10000, .sample_period = 100000,
+	  .sample_type = PERF_SAMPLE_BRANCH_STACK,
+	  .branch_sample_type = PERF_SAMPLE_BRANCH_ANY }, EOPNOTSUPP },
+	{ "branch stack on ref-cycles (no PMUv3 mapping)",
+	  { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_REF_CPU_CYCLES,
+	  .sample_period = 100000, .sample_type = PERF_SAMPLE_BRANCH_STACK,
+	  .branch_sample_type = PERF_SAMPLE_BRANCH_ANY }, EOPNOTSUPP },
 	{ "exclude_idle", { .type = OWN, .config = 0x11, .exclude_idle = 1 }, EOPNOTSUPP },
 	{ "guest only (exclude_host) with no KVM filter switching",
 	  { .type = OWN, .config = 0x11, .exclude_host = 1 }, EOPNOTSUPP },
@@ -984,6 +993,86 @@ TEST_F(apmu, bad_attrs_errno)
 	/* On QEMU's PMU every row applies: at least 25 distinct rejections */
 	TH_LOG("%u invalid attributes checked", n);
 	ASSERT_GE(n, 25U);
+}
+
+/* A cpulist ("0-3,5") as a mask of CPUs 0-63; -1 for what this test cannot hold */
+static long long cpulist_mask(const char *list)
+{
+	unsigned long long mask = 0;
+	unsigned int a, b;
+	int n;
+
+	while (*list) {
+		if (sscanf(list, "%u%n", &a, &n) != 1)
+			return -1;
+		list += n;
+		b = a;
+		if (*list == '-') {
+			if (sscanf(list + 1, "%u%n", &b, &n) != 1)
+				return -1;
+			list += n + 1;
+		}
+		if (b < a || b > 62)
+			return -1;
+		for (; a <= b; a++)
+			mask |= 1ULL << a;
+		if (*list == ',')
+			list++;
+		else if (*list)
+			return -1;
+	}
+	return mask;
+}
+
+/*
+ * What perf reads of a core PMU for its metrics, as the in-tree driver gives it: caps/slots,
+ * bus_slots, bus_width and threshold_max in "0x%08x" (PMMIR_EL1's fields, all 0 before
+ * PMUv3p4, pmu_version 5, where PMMIR does not exist), and cpus: the core PMUs' cpus
+ * together list every possible CPU, each CPU once (one PMU per CPU type, or perf's
+ * heterogeneous paths go wrong).
+ */
+TEST_F(apmu, caps_and_cpus_as_perf_reads_them)
+{
+	static const char * const caps[] = { "slots", "bus_slots", "bus_width", "threshold_max" };
+	char buf[256], path[300];
+	long long possible, all = 0, m;
+	unsigned int i, ver, val, n;
+	struct apmu_pmu_info other;
+	struct dirent *d;
+	DIR *dir;
+
+	ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, "caps/pmu_version", buf, sizeof(buf)));
+	ver = strtoul(buf, NULL, 0);
+	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+		snprintf(path, sizeof(path), "caps/%s", caps[i]);
+		ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, path, buf, sizeof(buf)))
+			TH_LOG("no %s", path);
+		ASSERT_EQ(1, sscanf(buf, "0x%8x%n", &val, &n)) TH_LOG("%s: \"%s\"", path, buf);
+		ASSERT_EQ(10U, strlen(buf)) TH_LOG("%s: \"%s\", not 0x%%08x", path, buf);
+		ASSERT_EQ(10U, n);
+		if (ver < 5 && strcmp(caps[i], "threshold_max"))
+			ASSERT_EQ(0U, val) TH_LOG("%s %u without PMMIR (pmu_version %u)", path,
+						  val, ver);
+	}
+
+	ASSERT_EQ(0, apmu_read_file("/sys/devices/system/cpu/possible", buf, sizeof(buf)));
+	possible = cpulist_mask(buf);
+	ASSERT_GT(possible, 0) TH_LOG("possible CPUs \"%s\"", buf);
+	dir = opendir(APMU_SYSFS_PMUS);
+	ASSERT_NE(NULL, dir);
+	while ((d = readdir(dir))) {
+		if (strncmp(d->d_name, "apmu_", 5) || strlen(d->d_name) >= sizeof(other.name))
+			continue;
+		strcpy(other.name, d->d_name);
+		if (apmu_read_pmu_file(&other, "cpus", buf, sizeof(buf)))
+			continue;	/* not a core PMU (apmu_amu, apmu_pcs: cpumask) */
+		m = cpulist_mask(buf);
+		EXPECT_GT(m, 0) TH_LOG("%s/cpus \"%s\"", other.name, buf);
+		EXPECT_EQ(0, all & m) TH_LOG("%s/cpus \"%s\" overlaps another", other.name, buf);
+		all |= m;
+	}
+	closedir(dir);
+	ASSERT_EQ(possible, all) TH_LOG("core PMUs' cpus 0x%llx, possible 0x%llx", all, possible);
 }
 
 /*

@@ -17,6 +17,7 @@
 #include <linux/device.h>
 #include <linux/hrtimer.h>
 #include <linux/interrupt.h>
+#include <linux/mod_devicetable.h>
 #include <linux/notifier.h>
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
@@ -186,8 +187,9 @@ static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 #define APMU_HAVE_PMUV3		(IS_ENABLED(CONFIG_ARM64) || IS_ENABLED(CONFIG_CPU_V7))
 #define APMU_HAVE_XSCALE	IS_ENABLED(CONFIG_CPU_XSCALE)
 
-/* pmuv3/: the PMUv3 backend */
+/* pmuv3/: the PMUv3 backend; its device tree compatibles (.data: its PMU's description) */
 struct apmu_pmu *apmu_pmuv3_alloc(struct device *dev);
+extern const struct of_device_id apmu_pmuv3_of_match[];
 /* xscale/: the XScale backend */
 struct apmu_pmu *apmu_xscale_alloc(struct device *dev);
 

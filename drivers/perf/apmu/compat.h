@@ -16,6 +16,7 @@
 #ifndef __APMU_COMPAT_H__
 #define __APMU_COMPAT_H__
 
+#include <linux/arch_topology.h>
 #include <linux/bitfield.h>
 #include <linux/cpu_pm.h>
 #include <linux/export.h>
@@ -208,6 +209,23 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 {
 	hrtimer_init(timer, clock_id, mode);
 	timer->function = function;
+}
+#endif
+
+/*
+ * topology_core_has_smt() since 6.16 (with the in-tree PMUv3 driver's PMCCNTR rule):
+ * whether the firmware described threads in @cpu's core. Before, the same test of
+ * arch_topology's cpu_topology[] (exported on arm64 and arm). Goes when the oldest
+ * supported kernel has it.
+ */
+#ifndef APMU_HAVE_TOPOLOGY_CORE_HAS_SMT
+static inline bool topology_core_has_smt(int cpu)
+{
+#ifdef CONFIG_GENERIC_ARCH_TOPOLOGY
+	return cpu_topology[cpu].thread_id != -1;
+#else
+	return false;
+#endif
 }
 #endif
 

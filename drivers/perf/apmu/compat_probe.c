@@ -9,6 +9,7 @@
  * (distributions backport: Debian's 6.1.y has timer_delete_sync(), 6.1.0 had not).
  * Each test is as small as the question it answers; compat.h says what hangs on it.
  */
+#include <linux/arch_topology.h>
 #include <linux/build_bug.h>
 #include <linux/export.h>
 #include <linux/hrtimer.h>
@@ -123,5 +124,13 @@ int apmu_probe(struct platform_device *pdev, irq_handler_t fn, void __percpu *de
 	int irq = platform_get_irq_affinity(pdev, 0, &affinity);
 
 	return request_percpu_irq_affinity(irq, fn, "apmu", affinity, dev_id);
+}
+#endif
+
+#ifdef APMU_PROBE_TOPOLOGY_CORE_HAS_SMT
+bool apmu_probe(int cpu);
+bool apmu_probe(int cpu)
+{
+	return topology_core_has_smt(cpu);
 }
 #endif

@@ -28,51 +28,8 @@ static enum cpuhp_state apmu_hp_state;
 static unsigned int apmu_nr_pmus;
 
 #if APMU_HAVE_PMUV3
-/*
- * The in-tree driver's compatibles, each named as the in-tree PMU with an apmu_ prefix.
- * apmu uses the common PMUv3 event maps for all of them (PMCEID decides what is offered).
- */
-static const struct of_device_id apmu_of_match[] = {
-	{ .compatible = "arm,armv8-pmuv3", .data = "apmu_armv8_pmuv3" },
-	{ .compatible = "arm,cortex-a34-pmu", .data = "apmu_armv8_cortex_a34" },
-	{ .compatible = "arm,cortex-a35-pmu", .data = "apmu_armv8_cortex_a35" },
-	{ .compatible = "arm,cortex-a53-pmu", .data = "apmu_armv8_cortex_a53" },
-	{ .compatible = "arm,cortex-a55-pmu", .data = "apmu_armv8_cortex_a55" },
-	{ .compatible = "arm,cortex-a57-pmu", .data = "apmu_armv8_cortex_a57" },
-	{ .compatible = "arm,cortex-a65-pmu", .data = "apmu_armv8_cortex_a65" },
-	{ .compatible = "arm,cortex-a72-pmu", .data = "apmu_armv8_cortex_a72" },
-	{ .compatible = "arm,cortex-a73-pmu", .data = "apmu_armv8_cortex_a73" },
-	{ .compatible = "arm,cortex-a75-pmu", .data = "apmu_armv8_cortex_a75" },
-	{ .compatible = "arm,cortex-a76-pmu", .data = "apmu_armv8_cortex_a76" },
-	{ .compatible = "arm,cortex-a77-pmu", .data = "apmu_armv8_cortex_a77" },
-	{ .compatible = "arm,cortex-a78-pmu", .data = "apmu_armv8_cortex_a78" },
-	{ .compatible = "arm,cortex-a510-pmu", .data = "apmu_armv9_cortex_a510" },
-	{ .compatible = "arm,cortex-a520-pmu", .data = "apmu_armv9_cortex_a520" },
-	{ .compatible = "arm,cortex-a710-pmu", .data = "apmu_armv9_cortex_a710" },
-	{ .compatible = "arm,cortex-a715-pmu", .data = "apmu_armv9_cortex_a715" },
-	{ .compatible = "arm,cortex-a720-pmu", .data = "apmu_armv9_cortex_a720" },
-	{ .compatible = "arm,cortex-a725-pmu", .data = "apmu_armv9_cortex_a725" },
-	{ .compatible = "arm,cortex-x1-pmu", .data = "apmu_armv8_cortex_x1" },
-	{ .compatible = "arm,cortex-x2-pmu", .data = "apmu_armv9_cortex_x2" },
-	{ .compatible = "arm,cortex-x3-pmu", .data = "apmu_armv9_cortex_x3" },
-	{ .compatible = "arm,cortex-x4-pmu", .data = "apmu_armv9_cortex_x4" },
-	{ .compatible = "arm,cortex-x925-pmu", .data = "apmu_armv9_cortex_x925" },
-	{ .compatible = "arm,neoverse-e1-pmu", .data = "apmu_armv8_neoverse_e1" },
-	{ .compatible = "arm,neoverse-n1-pmu", .data = "apmu_armv8_neoverse_n1" },
-	{ .compatible = "arm,neoverse-n2-pmu", .data = "apmu_armv9_neoverse_n2" },
-	{ .compatible = "arm,neoverse-n3-pmu", .data = "apmu_armv9_neoverse_n3" },
-	{ .compatible = "arm,neoverse-v1-pmu", .data = "apmu_armv8_neoverse_v1" },
-	{ .compatible = "arm,neoverse-v2-pmu", .data = "apmu_armv8_neoverse_v2" },
-	{ .compatible = "arm,neoverse-v3-pmu", .data = "apmu_armv8_neoverse_v3" },
-	{ .compatible = "arm,neoverse-v3ae-pmu",	.data = "apmu_armv8_neoverse_v3ae" },
-	{ .compatible = "cavium,thunder-pmu", .data = "apmu_armv8_cavium_thunder" },
-	{ .compatible = "brcm,vulcan-pmu", .data = "apmu_armv8_brcm_vulcan" },
-	{ .compatible = "nvidia,carmel-pmu", .data = "apmu_armv8_nvidia_carmel" },
-	{ .compatible = "nvidia,denver-pmu", .data = "apmu_armv8_nvidia_denver" },
-	{ }
-};
-MODULE_DEVICE_TABLE(of, apmu_of_match);
-#define APMU_OF_MATCH	apmu_of_match
+/* The PMUv3 compatibles and their PMUs' names: pmuv3/models.c */
+#define APMU_OF_MATCH	apmu_pmuv3_of_match
 #else
 #define APMU_OF_MATCH	NULL
 #endif
@@ -199,10 +156,7 @@ static struct apmu_pmu *apmu_alloc(struct platform_device *pdev)
 	if (!APMU_HAVE_PMUV3)
 		return ERR_PTR(-ENODEV);
 	pmu = apmu_pmuv3_alloc(&pdev->dev);
-	if (!pmu)
-		return ERR_PTR(-ENOMEM);
-	pmu->name = of_device_get_match_data(&pdev->dev);
-	return pmu;
+	return pmu ?: ERR_PTR(-ENOMEM);
 }
 
 static int apmu_probe(struct platform_device *pdev)
@@ -307,7 +261,7 @@ static void apmu_report_taken_nodes(void)
 #if APMU_HAVE_PMUV3
 	struct device_node *np;
 
-	for_each_matching_node(np, apmu_of_match) {
+	for_each_matching_node(np, apmu_pmuv3_of_match) {
 		struct platform_device *pdev = of_find_device_by_node(np);
 
 		if (!pdev)

@@ -713,10 +713,22 @@ never_fits:
 	return -EINVAL;
 }
 
+/* The types perf core offers every PMU (the legacy ones), or this one by its own type */
+static bool apmu_type_is_ours(struct perf_event *event)
+{
+	u32 type = event->attr.type;
+
+	return type == event->pmu->type || type == PERF_TYPE_HARDWARE ||
+	       type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
+}
+
 /*
- * The order of the checks decides the errno of an attribute with several faults: the
- * backend's map_event() first (-ENOENT for a type that is not ours, -EINVAL for bad
- * config bits), then the CPU, what the core cannot offer, and the backend's filters.
+ * The order of the checks decides the errno of an attribute with several faults, as
+ * in-tree (armpmu_event_init()) where it can be: -ENOENT for a type that is not ours
+ * (perf core then asks the next PMU; in-tree would answer a branch stack first), then the
+ * CPU (-ENOENT), a branch stack (-EOPNOTSUPP), the backend's map_event() (-ENOENT for a
+ * generic event it lacks, -EINVAL for bad config bits), what the core cannot offer, and
+ * the backend's filters.
  */
 static int apmu_event_init(struct perf_event *event)
 {
@@ -724,24 +736,27 @@ static int apmu_event_init(struct perf_event *event)
 	struct hw_perf_event *hwc = &event->hw;
 	int ret;
 
-	ret = pmu->ops->map_event(event);
-	if (ret < 0)
-		return ret;
-
+	if (!apmu_type_is_ours(event))
+		return -ENOENT;
 	if (event->cpu >= 0 && !cpumask_test_cpu(event->cpu, &pmu->supported_cpus)) {
 		dev_dbg(pmu->dev, "CPU%d is not one of this PMU's CPUs\n", event->cpu);
 		return -ENOENT;
 	}
+	/* no BRBE here (apmu.rst): the in-tree driver's answer without it */
+	if (has_branch_stack(event)) {
+		dev_dbg(pmu->dev, "no branch stack on this PMU\n");
+		return -EOPNOTSUPP;
+	}
+	ret = pmu->ops->map_event(event);
+	if (ret < 0)
+		return ret;
+
 	if (is_sampling_event(event) && !apmu_can_sample()) {
 		dev_dbg(pmu->dev, "sampling needs perf_event_overflow(), unresolved at load\n");
 		return -EOPNOTSUPP;
 	}
 	if (is_sampling_event(event) && !pmu->has_irq) {
 		dev_dbg(pmu->dev, "sampling needs the overflow interrupt: none in the DT, or overflow_irq=0\n");
-		return -EOPNOTSUPP;
-	}
-	if (has_branch_stack(event)) {
-		dev_dbg(pmu->dev, "no branch stack on this PMU\n");
 		return -EOPNOTSUPP;
 	}
 

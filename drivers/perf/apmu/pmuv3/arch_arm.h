@@ -92,15 +92,4 @@ static inline u64 read_pmicntr(void)
 static inline void write_pmicfiltr(u64 val) {}
 #endif /* !ARMV8_PMU_INSTR_IDX */
 
-/* What pmuv3_quirks() matches, once at probe: the MIDR and the machine's root compatible */
-static inline u32 apmu_pmuv3_midr(void)
-{
-	return read_cpuid_id();
-}
-
-static inline bool apmu_pmuv3_machine_is(const char *compat)
-{
-	return of_machine_is_compatible(compat);
-}
-
 #endif /* __APMU_PMUV3_ARCH_ARM_H */

@@ -80,6 +80,24 @@ static int apmu_map_generic(struct apmu_pmuv3 *pv, u16 evnum, const char *what, 
 }
 
 /*
+ * A cache event: the common event where PMCEID says it is implemented, else the core's own
+ * (implementation defined) event from its device tree entry's map, which PMCEID cannot
+ * describe and the core's TRM vouches for, as in-tree (__armv8_pmuv3_map_event()).
+ */
+static int apmu_map_cache(struct apmu_pmuv3 *pv, unsigned int type, unsigned int op,
+			  unsigned int result, u64 cfg)
+{
+	u16 common = apmu_cache_map[type][op][result];
+	u16 own = pv->model && pv->model->cache_map ? pv->model->cache_map[type][op][result] : 0;
+
+	if (own && !apmu_pmuv3_event_implemented(pv, common)) {
+		dev_dbg(pv->pmu.dev, "cache event 0x%llx: the core's own event 0x%04x\n", cfg, own);
+		return own;
+	}
+	return apmu_map_generic(pv, common, "cache event", cfg);
+}
+
+/*
  * branches: BR_RETIRED (0x21) where implemented, else PC_WRITE_RETIRED (0x0c), which
  * counts the same architecturally executed branches on cores without BR_RETIRED (the
  * Cortex-A53), as in-tree (__armv8_pmuv3_map_event_id()).
@@ -121,8 +139,7 @@ static int apmu_map_config(struct apmu_pmuv3 *pv, struct perf_event *event)
 			dev_dbg(pmu->dev, "cache event 0x%llx: a field is out of range\n", cfg);
 			return -EINVAL;
 		}
-		return apmu_map_generic(pv, apmu_cache_map[type][op][result], "cache event",
-					cfg);
+		return apmu_map_cache(pv, type, op, result, cfg);
 	case PERF_TYPE_RAW:
 		break;
 	default:
@@ -302,10 +319,14 @@ int apmu_pmuv3_set_filter(struct perf_event *event)
 			dev_dbg(dev, "rdpmc needs a task event, not a CPU-wide one\n");
 			return -EINVAL;
 		}
-		/* only CPU_CYCLES without a threshold can have the 64-bit PMCCNTR */
+		/*
+		 * only CPU_CYCLES without a threshold can have the 64-bit PMCCNTR, and only
+		 * where it may use it (not on SMT cores: in-tree would put it on a 32-bit
+		 * counter and still tell user space 64 bits)
+		 */
 		if (apmu_wants_chain(pv, event) &&
 		    ((hwc->config_base & ARMV8_PMU_EVTYPE_EVENT) !=
-		     ARMV8_PMUV3_PERFCTR_CPU_CYCLES || th)) {
+		     ARMV8_PMUV3_PERFCTR_CPU_CYCLES || th || !pv->pmccntr_ok)) {
 			dev_dbg(dev, "rdpmc of a 64-bit count needs 64-bit counters\n");
 			return -EOPNOTSUPP;
 		}

@@ -5,6 +5,7 @@
  */
 #include <linux/device.h>
 #include <linux/moduleparam.h>
+#include <linux/of.h>
 
 #include "pmuv3.h"
 
@@ -15,7 +16,7 @@ MODULE_PARM_DESC(long_counters,
 
 /**
  * apmu_pmuv3_alloc() - a PMUv3 instance, device-managed
- * @dev: the PMU's platform device
+ * @dev: the PMU's platform device, matched by apmu_pmuv3_of_match[]
  *
  * Return: the core's part of the instance, or NULL.
  */
@@ -25,6 +26,8 @@ struct apmu_pmu *apmu_pmuv3_alloc(struct device *dev)
 
 	if (!pv)
 		return NULL;
+	pv->model = of_device_get_match_data(dev);
+	pv->pmu.name = pv->model->name;
 	pv->allow_lp = long_counters;
 	pv->pmu.ops = &apmu_pmuv3_ops;
 	pv->pmu.attr_groups = apmu_pmuv3_attr_groups;

@@ -17,6 +17,7 @@
 #else
 #include "arch_arm.h"
 #endif
+#include "arch_system.h"
 #endif
 
 #include <linux/bitfield.h>
@@ -44,8 +45,12 @@ static bool pmuv3_version_ok(unsigned int pmuver)
 	return !APMU_PMUV3_AARCH32 || pmuver >= APMU_PERFMON_V3;
 }
 
-/* MIDR implementer, bits [31:24], the same on AArch64 and AArch32 */
+/*
+ * MIDR implementer [31:24], and a core model: implementer, architecture [19:16] and part
+ * number [15:4] (variant and revision masked), the same on AArch64 and AArch32
+ */
 #define APMU_MIDR_IMPLEMENTER	GENMASK(31, 24)
+#define APMU_MIDR_MODEL		(APMU_MIDR_IMPLEMENTER | GENMASK(19, 4))
 
 /*
  * The PMUs that need a workaround (APMU_PMUV3_QUIRK_*), matched once at probe on the
@@ -77,6 +82,15 @@ static const struct pmuv3_quirk {
 	{ .machine = "linux,dummy-virt", .aarch32 = true,
 	  .quirks = APMU_PMUV3_QUIRK_IRQ_RESYNC,
 	  .what = "QEMU's virt board: the overflow interrupt is re-raised after PMCR.E is set" },
+	/*
+	 * NVIDIA Olympus (MIDR implementer 0x4e, part 0x010): its PMCCNTR keeps counting
+	 * while the PE is in WFI/WFE, unlike CPU_CYCLES on an event counter. From the
+	 * posted "perf/arm_pmu: Skip PMCCNTR_EL0 on NVIDIA Olympus" (not in Linux 7.2);
+	 * follows what upstream settles on.
+	 */
+	{ .midr_mask = APMU_MIDR_MODEL, .midr = 0x4e0f0100,
+	  .quirks = APMU_PMUV3_QUIRK_NO_PMCCNTR,
+	  .what = "NVIDIA Olympus: PMCCNTR counts in WFI/WFE, CPU_CYCLES uses event counters" },
 };
 
 /**
@@ -139,6 +153,9 @@ static int pmuv3_probe(struct apmu_pmu *pmu)
 	if (pv->has_icntr)
 		pv->cnt_mask |= APMU_CNT_BIT_F0;
 	pv->quirks = pmuv3_quirks(apmu_pmuv3_midr(), apmu_pmuv3_machine_is, pmu->dev);
+	/* this CPU stands for all of the instance's, as in-tree (arm_pmu.c, has_smt) */
+	pv->pmccntr_ok = !(pv->quirks & APMU_PMUV3_QUIRK_NO_PMCCNTR) &&
+			 !apmu_pmuv3_core_has_smt();
 	/* PMMIR exists from PMUv3p4 (PMUVer and PerfMon 5) */
 	pv->pmmir = 0;
 	if (pv->pmuver >= APMU_PMUVER_V3P4)
@@ -233,10 +250,11 @@ static inline u64 apmu_cnt_bits(int idx, bool chained)
  * @flags: %APMU_GET_CHAIN: a 64-bit count is needed on 32-bit event counters, take a
  *	   CHAIN pair; %APMU_GET_USER: user space reads the counter
  *
- * CPU_CYCLES prefers the dedicated PMCCNTR and INST_RETIRED the instruction counter
- * PMICNTR (FEAT_PMUv3_ICNTR): both are 64-bit, so no pair is needed there. They have no
- * threshold fields, so a threshold event always takes an event counter, and PMICNTR is
- * not offered to user-space reads (tools know PMEVCNTR<n> and PMCCNTR only). A CHAIN pair
+ * CPU_CYCLES prefers the dedicated PMCCNTR (where @pv->pmccntr_ok) and INST_RETIRED the
+ * instruction counter PMICNTR (FEAT_PMUv3_ICNTR): both are 64-bit, so no pair is needed
+ * there. They have no threshold fields, so a threshold event always takes an event
+ * counter, and PMICNTR is not offered to user-space reads (tools know PMEVCNTR<n> and
+ * PMCCNTR only). A CHAIN pair
  * is an even counter (the low half) and the odd one above it, which counts its overflows
  * and is the event's index, as in-tree: the pair's overflow is the odd counter's.
  * A CHAIN pair is never given to an event user space reads (%APMU_GET_USER).
@@ -251,7 +269,7 @@ static int pmuv3_pick_idx(struct apmu_pmuv3 *pv, unsigned long *used, u64 evtype
 	unsigned long free;
 	unsigned int idx;
 
-	if (fixed_ok && evnum == ARMV8_PMUV3_PERFCTR_CPU_CYCLES &&
+	if (fixed_ok && pv->pmccntr_ok && evnum == ARMV8_PMUV3_PERFCTR_CPU_CYCLES &&
 	    !__test_and_set_bit(APMU_IDX_CYCLE, used))
 		return APMU_IDX_CYCLE;
 	/*

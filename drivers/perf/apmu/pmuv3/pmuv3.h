@@ -15,8 +15,20 @@
 #include "../compat.h"
 
 /**
+ * struct apmu_pmuv3_model - a PMU of the device tree table (models.c)
+ * @name: the perf PMU name
+ * @cache_map: the core's implementation defined cache events, consulted where the common
+ *	       map's event is not implemented; NULL: none
+ */
+struct apmu_pmuv3_model {
+	const char *name;
+	const u16 (*cache_map)[PERF_COUNT_HW_CACHE_OP_MAX][PERF_COUNT_HW_CACHE_RESULT_MAX];
+};
+
+/**
  * struct apmu_pmuv3 - a PMUv3 instance
  * @pmu: the core's instance; first, so an event's pmu is this structure
+ * @model: the device tree table's entry (name, cache map); NULL in the KUnit suites
  * @pmuver: ID_AA64DFR0_EL1.PMUVer (AArch32: ID_DFR0.PerfMon, the same values from
  *	    PMUv3p1; PMUv3 is 1 there, 3 here)
  * @allow_lp: use PMCR_EL0.LP where implemented (the long_counters parameter)
@@ -32,9 +44,13 @@
  * @pmceid: PMCEID0/1 as one bitmap: bits 0-63 common events 0x0-0x3f,
  *	    bits 64-127 the 0x4000-0x403f range
  * @quirks: APMU_PMUV3_QUIRK_* of this PMU, from pmuv3_quirks() at probe
+ * @pmccntr_ok: CPU_CYCLES may use PMCCNTR: not on SMT cores, where PMCCNTR counts the
+ *		core's clock while this thread waits in WFI/WFE (Arm ARM D13.1.3, as in-tree
+ *		7.2), nor with %APMU_PMUV3_QUIRK_NO_PMCCNTR
  */
 struct apmu_pmuv3 {
 	struct apmu_pmu pmu;
+	const struct apmu_pmuv3_model *model;
 	unsigned int pmuver;
 	bool allow_lp;
 	bool long_evcnt;
@@ -45,6 +61,7 @@ struct apmu_pmuv3 {
 	u64 cnt_mask;
 	DECLARE_BITMAP(pmceid, 128);
 	unsigned int quirks;
+	bool pmccntr_ok;
 };
 
 /*
@@ -52,8 +69,11 @@ struct apmu_pmuv3 {
  * IRQ_RESYNC: the PMU's overflow interrupt request is re-evaluated on PMINTEN/PMOVS writes
  * and overflows but not when PMCR.E is set (QEMU's TCG PMU): pmuv3_start() makes it look
  * again.
+ * NO_PMCCNTR: PMCCNTR does not count CPU_CYCLES as PMEVCNTR<n> do (it counts while the PE
+ * waits in WFI/WFE): CPU_CYCLES takes an event counter.
  */
 #define APMU_PMUV3_QUIRK_IRQ_RESYNC	BIT(0)
+#define APMU_PMUV3_QUIRK_NO_PMCCNTR	BIT(1)
 
 static inline struct apmu_pmuv3 *to_pmuv3(struct pmu *pmu)
 {

@@ -5,7 +5,9 @@
  * QEMU implements only a few events, so the maps' other rows are covered here.
  */
 #include <kunit/test.h>
+#include <linux/mod_devicetable.h>
 #include <linux/perf_event.h>
+#include <linux/string.h>
 
 #include "../pmuv3/pmuv3.h"
 
@@ -109,6 +111,92 @@ static void cache_events(struct kunit *test)
 			-EINVAL);
 }
 
+/* The device tree entry of @compat (models.c), as the platform driver matches it */
+static const struct apmu_pmuv3_model *model_of(struct kunit *test, const char *compat)
+{
+	const struct of_device_id *id;
+
+	for (id = apmu_pmuv3_of_match; id->compatible[0]; id++)
+		if (!strcmp(id->compatible, compat))
+			return id->data;
+	KUNIT_FAIL(test, "%s is not in apmu_pmuv3_of_match", compat);
+	return NULL;
+}
+
+/*
+ * A core's own cache events (the in-tree per-core maps), only where the common event is
+ * not implemented, as in-tree: a Cortex-A72 without L1D_CACHE (0x04) counts L1-dcache-loads
+ * as L1D_CACHE_RD (0x40), and its stores, which the common map lacks, as L1D_CACHE_WR; a
+ * Cortex-A53 has node-loads as BUS_ACCESS_RD (0x60); the generic core has neither.
+ */
+static void core_cache_maps(struct kunit *test)
+{
+	struct events_test *t = events_setup(test);
+	const u32 c = PERF_TYPE_HW_CACHE;
+	const u64 l1d_load = HW_CACHE(PERF_COUNT_HW_CACHE_L1D, 0, 0);
+	const u64 l1d_store = HW_CACHE(PERF_COUNT_HW_CACHE_L1D, 1, 0);
+	const u64 node_load = HW_CACHE(PERF_COUNT_HW_CACHE_NODE, 0, 0);
+
+	t->pv.model = model_of(test, "arm,cortex-a72-pmu");
+	KUNIT_ASSERT_NOT_NULL(test, t->pv.model);
+	KUNIT_EXPECT_STREQ(test, t->pv.model->name, "apmu_armv8_cortex_a72");
+	KUNIT_EXPECT_EQ(test, map(t, c, l1d_load), 0x40);
+	KUNIT_EXPECT_EQ(test, map(t, c, l1d_store), 0x41);
+	__set_bit(0x04, t->pv.pmceid);		/* L1D_CACHE: the common event wins */
+	KUNIT_EXPECT_EQ(test, map(t, c, l1d_load), 0x04);
+	/* LL has no A72 entry: unsupported, whatever the core map */
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 0)), -ENOENT);
+
+	t->pv.model = model_of(test, "arm,cortex-a53-pmu");
+	KUNIT_ASSERT_NOT_NULL(test, t->pv.model);
+	KUNIT_EXPECT_EQ(test, map(t, c, node_load), 0x60);
+	KUNIT_EXPECT_EQ(test, map(t, c, l1d_store), -ENOENT);
+
+	t->pv.model = model_of(test, "arm,armv8-pmuv3");
+	KUNIT_ASSERT_NOT_NULL(test, t->pv.model);
+	KUNIT_EXPECT_STREQ(test, t->pv.model->name, "apmu_armv8_pmuv3");
+	KUNIT_EXPECT_EQ(test, map(t, c, node_load), -ENOENT);
+	KUNIT_EXPECT_EQ(test, map(t, c, l1d_store), -ENOENT);
+	/* and the cores that came with Linux 7.2 */
+	KUNIT_EXPECT_STREQ(test, model_of(test, "arm,c1-ultra-pmu")->name, "apmu_armv8_c1_ultra");
+	KUNIT_EXPECT_STREQ(test, model_of(test, "samsung,mongoose-pmu")->name,
+			   "apmu_armv8_samsung_mongoose");
+}
+
+static void no_user_access(struct apmu_pmu *pmu, const unsigned long *used, bool grant)
+{
+}
+
+static const struct apmu_pmu_ops rdpmc_ops = { .user_access = no_user_access };
+
+/*
+ * rdpmc of a 64-bit CPU_CYCLES count on 32-bit event counters (with CHAIN) needs the
+ * 64-bit PMCCNTR: where CPU_CYCLES may not use it (SMT, quirk) the event is refused
+ * (-EOPNOTSUPP) rather than put where user space would read 32 bits of it.
+ */
+static void rdpmc_long_cycles_needs_pmccntr(struct kunit *test)
+{
+	struct events_test *t = events_setup(test);
+	struct perf_event *ev = &t->event;
+
+	t->pv.pmu.ops = &rdpmc_ops;
+	__set_bit(ARMV8_PMUV3_PERFCTR_CHAIN, t->pv.pmceid);
+	ev->attach_state = PERF_ATTACH_TASK;
+	ev->attr.config1 = APMU_FLD_MASK(rdpmc) | APMU_FLD_MASK(long);
+	ev->hw.config_base = ARMV8_PMUV3_PERFCTR_CPU_CYCLES;
+	t->pv.pmccntr_ok = true;
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_set_filter(ev), 0);
+	KUNIT_EXPECT_TRUE(test, ev->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT);
+	ev->hw.flags = 0;
+	ev->hw.config_base = ARMV8_PMUV3_PERFCTR_CPU_CYCLES;
+	t->pv.pmccntr_ok = false;
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_set_filter(ev), -EOPNOTSUPP);
+	/* a 32-bit count needs no PMCCNTR */
+	ev->attr.config1 = APMU_FLD_MASK(rdpmc);
+	ev->hw.config_base = ARMV8_PMUV3_PERFCTR_CPU_CYCLES;
+	KUNIT_EXPECT_EQ(test, apmu_pmuv3_set_filter(ev), 0);
+}
+
 static void raw_and_own_types(struct kunit *test)
 {
 	struct events_test *t = events_setup(test);
@@ -139,6 +227,8 @@ static struct kunit_case apmu_events_cases[] = {
 	KUNIT_CASE(branches_br_retired_or_pc_write),
 	KUNIT_CASE(config3_refused),
 	KUNIT_CASE(cache_events),
+	KUNIT_CASE(core_cache_maps),
+	KUNIT_CASE(rdpmc_long_cycles_needs_pmccntr),
 	KUNIT_CASE(raw_and_own_types),
 	KUNIT_CASE(implemented_covers_both_ranges),
 	{}

@@ -46,7 +46,7 @@ static const char *reg_name(enum apmu_reg reg)
 
 void apmu_model_init(struct apmu_model *m, unsigned int n, unsigned int pmuver)
 {
-	*m = (struct apmu_model) { .n = n, .pmuver = pmuver, .rr_pair = -1 };
+	*m = (struct apmu_model) { .n = n, .pmuver = pmuver, .midr = 0x411fd070, .rr_pair = -1 };
 }
 
 /**
@@ -64,6 +64,17 @@ void apmu_model_init_aarch32(struct apmu_model *m, unsigned int n, unsigned int 
 void apmu_model_select(struct apmu_model *m)
 {
 	cur = m;
+}
+
+/* What the system's topology says of the selected model's core */
+bool apmu_model_smt(void)
+{
+	return cur->smt;
+}
+
+u32 apmu_model_midr(void)
+{
+	return cur->midr;
 }
 
 /* A driver error the model caught: fail the running test (not in the model's own tests). */

@@ -164,6 +164,8 @@ enum apmu_reg {
  * @ceid0: PMCEID0_EL0
  * @ceid1: PMCEID1_EL0
  * @pmmir: PMMIR_EL1 (read from PMUv3p4; bits [31:0] from AArch32)
+ * @midr: MIDR_EL1 (apmu_model_init(): a Cortex-A57's, 0x411fd070)
+ * @smt: not a register: the system's topology gives the core several threads
  * @userenr_grants: PMUSERENR writes that set any of EN, SW, CR, ER (EL0 access)
  * @undef: accesses that are UNDEFINED on hardware
  * @runaway: runaway re-read loops detected
@@ -194,6 +196,8 @@ struct apmu_model {
 	u64 evtyper[APMU_MAX_EVCNT];
 	u64 ceid0, ceid1;
 	u32 pmmir;
+	u32 midr;
+	bool smt;
 	unsigned int userenr_grants;
 	unsigned int undef;
 	unsigned int runaway;
@@ -214,6 +218,8 @@ void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val);
 void apmu_model_count(struct apmu_model *m, u16 evnum, u64 count);
 bool apmu_model_irq_pending(const struct apmu_model *m);
 void apmu_model_isb(void);
+bool apmu_model_smt(void);
+u32 apmu_model_midr(void);
 
 /* The PMUv3 backend compiled against the model (pmuv3_test.c) */
 extern const struct apmu_pmu_ops apmu_pmuv3_model_ops;

@@ -296,18 +296,23 @@ static inline bool pmuv3_has_icntr(void)
 #endif /* APMU_PMUV3_AARCH32 */
 
 /*
- * The model implements the architecture, not QEMU's shortcuts: it gets no quirk
- * (pmuv3_quirks(), whose table the suites test with MIDR and machine values of their own).
- * A Cortex-A57 MIDR, on no particular machine.
+ * The model implements the architecture, not QEMU's shortcuts: by default it gets no quirk
+ * (a Cortex-A57 MIDR, on no particular machine), unless a test gives it another MIDR.
  */
 static inline u32 apmu_pmuv3_midr(void)
 {
-	return 0x411fd070;
+	return apmu_model_midr();
 }
 
 static inline bool apmu_pmuv3_machine_is(const char *compat)
 {
 	return false;
+}
+
+/* The model's system: SMT as the test says (apmu_model.smt) */
+static inline bool apmu_pmuv3_core_has_smt(void)
+{
+	return apmu_model_smt();
 }
 
 #endif /* __APMU_PMUV3_MODEL_ACCESS_H */

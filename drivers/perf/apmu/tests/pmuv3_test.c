@@ -368,6 +368,12 @@ static void probe_quirks_table(struct kunit *test)
 			APMU_PMUV3_QUIRK_IRQ_RESYNC);
 	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x411fd070, quirk_machine_virt, NULL), 0);
 	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x414fd0b1, quirk_machine_other, NULL), 0);
+	/* NVIDIA Olympus, any variant and revision; not another NVIDIA core (Carmel) */
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x4e0f0100, quirk_machine_other, NULL),
+			APMU_PMUV3_QUIRK_NO_PMCCNTR);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x4e2f0103, quirk_machine_other, NULL),
+			APMU_PMUV3_QUIRK_NO_PMCCNTR);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x4e0f0040, quirk_machine_other, NULL), 0);
 
 	t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
 	KUNIT_EXPECT_EQ(test, t->pv.quirks, 0);
@@ -453,6 +459,40 @@ static void get_idx_allocation(struct kunit *test)
 			-EAGAIN);
 	KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0),
 			-EAGAIN);
+}
+
+/*
+ * CPU_CYCLES never takes PMCCNTR on an SMT core (it counts the core's clock while this
+ * thread waits in WFI/WFE), nor on a core whose MIDR the quirk table names (Olympus): it
+ * takes event counters like any event, as in-tree 7.2 (armv8pmu_can_use_pmccntr()).
+ */
+static void get_idx_pmccntr_not_on_smt_or_quirk(struct kunit *test)
+{
+	struct apmu_test *t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
+	DECLARE_BITMAP(used, APMU_NR_IDX) = { };
+	unsigned int i;
+	static const struct { bool smt; u32 midr; } cases[] = {
+		{ .smt = true, .midr = 0x411fd070 },	/* Cortex-A57 in an SMT topology */
+		{ .smt = false, .midr = 0x4e0f0100 },	/* NVIDIA Olympus */
+	};
+
+	KUNIT_EXPECT_TRUE(test, t->pv.pmccntr_ok);
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		t->m.smt = cases[i].smt;
+		t->m.midr = cases[i].midr;
+		KUNIT_ASSERT_EQ(test, pmuv3_probe(&t->pv.pmu), 0);
+		KUNIT_EXPECT_FALSE(test, t->pv.pmccntr_ok);
+		bitmap_zero(used, APMU_NR_IDX);
+		KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used,
+						     ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0), 0);
+		KUNIT_EXPECT_EQ(test, pmuv3_pick_idx(&t->pv, used, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+						     APMU_GET_USER), 1);
+		KUNIT_EXPECT_FALSE(test, test_bit(APMU_IDX_CYCLE, used));
+	}
+	t->m.smt = false;
+	t->m.midr = 0x411fd070;
+	KUNIT_ASSERT_EQ(test, pmuv3_probe(&t->pv.pmu), 0);
+	KUNIT_EXPECT_TRUE(test, t->pv.pmccntr_ok);
 }
 
 static void enable_disable_touch_one_counter(struct kunit *test)
@@ -1042,6 +1082,7 @@ static struct kunit_case apmu_pmuv3_cases[] = {
 	KUNIT_CASE(probe_quirks_table),
 	KUNIT_CASE(reset_leaves_pmu_idle),
 	KUNIT_CASE(get_idx_allocation),
+	KUNIT_CASE(get_idx_pmccntr_not_on_smt_or_quirk),
 	KUNIT_CASE(enable_disable_touch_one_counter),
 	KUNIT_CASE(disable_counter_is_one_write),
 	KUNIT_CASE(cycle_counter_uses_pmccfiltr),
