@@ -67,7 +67,20 @@
 #define APMU_PMUVER_V3		0x1
 #define APMU_PMUVER_V3P4	0x5
 #define APMU_PMUVER_V3P5	0x6
+#define APMU_PMUVER_V3P9	0x9
 #define APMU_PMUVER_IMP_DEF	0xf
 #define APMU_PERFMON_V3		0x3	/* ID_DFR0.PerfMon: PMUv3 */
+
+/*
+ * PMUSERENR_EL0.UEN (FEAT_PMUv3p9): EL0 reads of a counter are then allowed by its bit
+ * in PMUACR_EL1 (P<n> bit n, C bit 31, F0 bit 32: the counter indexes above), and ER/CR
+ * govern EL0 writes, which stay trapped with them set (the in-tree driver writes
+ * ER|CR|UEN). RES0 before PMUv3p9. (6.13: ARMV8_PMU_USERENR_UEN.)
+ */
+#define APMU_USERENR_UEN	BIT(4)
+
+/* ID_AA64MMFR0_EL1.FGT, bits [59:56]: 2 is FEAT_FGT2 (HDFGRTR2_EL2, HDFGWTR2_EL2) */
+#define APMU_MMFR0_FGT		GENMASK_ULL(59, 56)
+#define APMU_FGT_FGT2		0x2
 
 #endif /* __APMU_PMUV3_REGS_H */

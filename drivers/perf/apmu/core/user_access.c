@@ -42,7 +42,8 @@ static void apmu_user_access_off(struct apmu_cpu *cpu)
 {
 	if (__this_cpu_read(apmu_user_cpu) != cpu)
 		return;
-	cpu->pmu->ops->user_access(cpu->pmu, NULL, false);
+	cpu->pmu->ops->user_access(cpu->pmu, NULL, NULL, false);
+	bitmap_zero(cpu->el0, APMU_MAX_IDX);
 	__this_cpu_write(apmu_user_cpu, NULL);
 }
 
@@ -72,20 +73,27 @@ static void apmu_user_access_off(struct apmu_cpu *cpu)
  * must then return some value (which the mmap page's sequence count makes it retry),
  * never fault: access may only go off where the task is switched out.
  */
-static bool apmu_task_wants_user_access(struct apmu_pmu *pmu)
+static bool apmu_task_wants_user_access(struct apmu_pmu *pmu, unsigned long *own)
 {
 	struct perf_event_context *ctx = apmu_compat_task_ctx(current);
 	struct perf_event *event;
+	bool wants = false;
+	int idx;
 
 	if (!ctx || !READ_ONCE(ctx->nr_user) ||
 	    !(READ_ONCE(ctx->is_active) & APMU_CTX_SCHEDULED))
 		return false;
 	list_for_each_entry_rcu(event, &ctx->event_list, event_entry) {
-		if (READ_ONCE(event->pmu) == &pmu->pmu &&
-		    (event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
-			return true;
+		if (READ_ONCE(event->pmu) != &pmu->pmu ||
+		    !(event->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT))
+			continue;
+		wants = true;
+		/* on this CPU's counters: hw.idx is only ever set by add() on it */
+		idx = READ_ONCE(event->hw.idx);
+		if (idx >= 0 && READ_ONCE(event->oncpu) == smp_processor_id())
+			__set_bit(idx, own);
 	}
-	return false;
+	return wants;
 }
 
 /**
@@ -99,23 +107,36 @@ static bool apmu_task_wants_user_access(struct apmu_pmu *pmu)
  * it may hold another context's counts. A backend without EL0 reads has no
  * user_access(), never marks an event for them and never grants.
  *
+ * With per-counter access (PMUv3p9) EL0 may read the counters of the task's rdpmc events
+ * and, so that a read in flight across a rotation does not fault, those it could read
+ * before that nobody uses now (read as 0); a counter another context's event took over is
+ * no longer readable: the task may be interrupted between its index read and its MRS
+ * exactly then, and its MRS traps (SIGILL), as in-tree, where any rotation does that.
+ *
  * With the sysctl 0 (the default) nothing is looked at: no CPU has access then, as
  * apmu_user_access_set() revokes it on every CPU right after clearing the sysctl (an
  * IPI, which a CPU here with IRQs off takes right after granting, if it just did).
  */
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
+	DECLARE_BITMAP(own, APMU_MAX_IDX) = { };
+	DECLARE_BITMAP(kept, APMU_MAX_IDX);
 	bool cur;
 
 	if (likely(!READ_ONCE(apmu_sysctl_user_access)) || !pmu->ops->user_access)
 		return;
 	cur = __this_cpu_read(apmu_user_cpu) == cpu;
-	if (!apmu_task_wants_user_access(pmu)) {
+	if (!apmu_task_wants_user_access(pmu, own)) {
 		if (unlikely(cur))
 			apmu_user_access_off(cpu);
 		return;
 	}
-	pmu->ops->user_access(pmu, cpu->used, !cur);
+	if (cur) {
+		bitmap_andnot(kept, cpu->el0, cpu->used, APMU_MAX_IDX);
+		bitmap_or(own, own, kept, APMU_MAX_IDX);
+	}
+	bitmap_copy(cpu->el0, own, APMU_MAX_IDX);
+	pmu->ops->user_access(pmu, cpu->used, cpu->el0, !cur);
 	__this_cpu_write(apmu_user_cpu, cpu);
 }
 
@@ -147,6 +168,7 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_user_event_destroy);
 /* @cpu's instance just reset its PMU, EL0 access included: it grants none now. */
 void apmu_user_access_reset_cpu(struct apmu_cpu *cpu)
 {
+	bitmap_zero(cpu->el0, APMU_MAX_IDX);
 	if (this_cpu_read(apmu_user_cpu) == cpu)
 		this_cpu_write(apmu_user_cpu, NULL);
 }

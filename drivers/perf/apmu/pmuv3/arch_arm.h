@@ -92,4 +92,14 @@ static inline u64 read_pmicntr(void)
 static inline void write_pmicfiltr(u64 val) {}
 #endif /* !ARMV8_PMU_INSTR_IDX */
 
+/* AArch32 has no per-counter EL0 access (apmu grants none from AArch32 anyway) */
+#ifndef ARMV8_PMU_USERENR_UEN
+static inline void write_pmuacr(u64 val) {}
+#endif
+
+static inline bool apmu_pmuv3_el2_may_trap(void)
+{
+	return false;
+}
+
 #endif /* __APMU_PMUV3_ARCH_ARM_H */

@@ -19,6 +19,7 @@
 #include <asm/barrier.h>
 #include <asm/cputype.h>
 #include <asm/sysreg.h>
+#include <asm/virt.h>
 
 #include <apmu/pmuv3_regs.h>	/* and <linux/perf/arm_pmuv3.h> from 6.4 */
 
@@ -261,5 +262,42 @@ static inline void write_pmicfiltr(u64 val)
 	write_sysreg_s(val, SYS_PMICFILTR_EL0);
 }
 #endif /* !ARMV8_PMU_INSTR_IDX */
+
+#ifndef ARMV8_PMU_USERENR_UEN
+/*
+ * PMUACR_EL1 (FEAT_PMUv3p9, per-counter EL0 access): its accessor came with 6.13
+ * (and ARMV8_PMU_USERENR_UEN), its name in the generated <asm/sysreg-defs.h> later.
+ */
+#define APMU_SYS_PMUACR_EL1	sys_reg(3, 0, 9, 14, 4)
+
+static inline void write_pmuacr(u64 val)
+{
+	write_sysreg_s(val, APMU_SYS_PMUACR_EL1);
+}
+#endif
+
+/*
+ * May EL2 trap PMUACR_EL1 and PMICNTR_EL0 (HDFGRTR2_EL2/HDFGWTR2_EL2 .nPMUACR_EL1,
+ * .nPMICNTR_EL0, .nPMICFILTR_EL0: 0 traps, and they reset to UNKNOWN values)? Not with
+ * VHE: the host's EL0 runs with HCR_EL2.{E2H,TGE} = {1,1}, which fine-grained traps do
+ * not apply to. Not without FEAT_FGT2. Otherwise (nVHE, pKVM, or a kernel entered at EL1,
+ * which a module cannot tell apart: __boot_cpu_mode is not exported) the kernel's own EL2
+ * setup must have set them: __init_el2_fgt2 of <asm/el2_setup.h> does from 6.12.y/6.13,
+ * which Kbuild reads (APMU_HAVE_EL2_FGT2_PMU); an older kernel leaves them to chance (or
+ * to a hypervisor, which Documentation/arch/arm64/booting.rst asks to clear them), and an
+ * access could trap to an EL2 that cannot handle it: that kernel does without both.
+ */
+static inline bool apmu_pmuv3_el2_may_trap(void)
+{
+	if (is_kernel_in_hyp_mode())
+		return false;
+	if (FIELD_GET(APMU_MMFR0_FGT, read_sysreg(id_aa64mmfr0_el1)) < APMU_FGT_FGT2)
+		return false;
+#ifdef APMU_HAVE_EL2_FGT2_PMU
+	return false;
+#else
+	return true;
+#endif
+}
 
 #endif /* __APMU_PMUV3_ARCH_ARM64_H */

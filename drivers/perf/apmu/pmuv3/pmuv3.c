@@ -128,6 +128,7 @@ static unsigned int pmuv3_quirks(u32 midr, bool (*machine_is)(const char *compat
 static int pmuv3_probe(struct apmu_pmu *pmu)
 {
 	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
+	bool el2_traps, icntr, v3p9;
 	u32 ceid[4];
 	u64 ceid0, ceid1;
 
@@ -148,7 +149,17 @@ static int pmuv3_probe(struct apmu_pmu *pmu)
 	pv->long_ccnt = !APMU_PMUV3_AARCH32;
 	pv->pmcr = (pv->long_ccnt ? ARMV8_PMU_PMCR_LC : 0) |
 		   (pv->long_evcnt ? ARMV8_PMU_PMCR_LP : 0);
-	pv->has_icntr = pmuv3_has_icntr();
+	/*
+	 * PMUACR_EL1 and PMICNTR_EL0 only where EL2 cannot trap them (a trap taken by an
+	 * EL2 that does not expect it is fatal): said once, as what is left out
+	 */
+	v3p9 = !APMU_PMUV3_AARCH32 && pv->pmuver >= APMU_PMUVER_V3P9;
+	icntr = pmuv3_has_icntr();
+	el2_traps = (v3p9 || icntr) && apmu_pmuv3_el2_may_trap();
+	if (el2_traps)
+		dev_info(pmu->dev, "EL2 may trap PMUACR_EL1/PMICNTR_EL0 (entered at EL2, this kernel's EL2 setup does not clear its fine-grained traps): no per-counter EL0 access, no PMICNTR\n");
+	pv->pmuacr = v3p9 && !el2_traps;
+	pv->has_icntr = icntr && !el2_traps;
 	pv->cnt_mask = GENMASK_ULL(pmu->num_counters, 0) >> 1 | APMU_CNT_BIT_C;
 	if (pv->has_icntr)
 		pv->cnt_mask |= APMU_CNT_BIT_F0;
@@ -199,6 +210,8 @@ static void pmuv3_reset(struct apmu_pmu *pmu)
 	write_pmintenclr(all);
 	write_pmovsclr(all);
 	write_pmuserenr(0);
+	if (pv->pmuacr)
+		write_pmuacr(0);
 	/* P and C reset every event counter and PMCCNTR; they read as zero afterwards */
 	write_pmcr(pv->pmcr | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
 	/*
@@ -229,6 +242,8 @@ static void pmuv3_quiesce(struct apmu_pmu *pmu)
 	write_pmintenclr(all);
 	write_pmovsclr(all);
 	write_pmuserenr(0);
+	if (pv->pmuacr)
+		write_pmuacr(0);
 }
 
 /*
@@ -572,26 +587,41 @@ static unsigned long pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned l
 }
 
 /*
- * EL0 access is PMUSERENR_EL0.ER (event counters) and CR (PMCCNTR). While it is on,
- * every counter nobody uses reads 0 (PMICNTR is never read from EL0).
+ * EL0 access. With FEAT_PMUv3p9 (@pv->pmuacr), per counter: PMUACR_EL1 holds exactly the
+ * counters in @el0 (P<n> bit n, C bit 31: the counter indexes), PMUSERENR_EL0.UEN makes
+ * it decide EL0 reads, and ER|CR keep EL0 writes trapped, as in-tree; the counters of @el0
+ * nobody uses read 0, and the others are not readable, so they keep their counts. Before
+ * (PMUSERENR_EL0.ER for the event counters, CR for PMCCNTR), every counter nobody uses
+ * reads 0 while access is on. PMICNTR is never read from EL0.
  */
-static void pmuv3_user_access(struct apmu_pmu *pmu, const unsigned long *used, bool grant)
+static void pmuv3_user_access(struct apmu_pmu *pmu, const unsigned long *used,
+			      const unsigned long *el0, bool grant)
 {
 	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
 	unsigned long unused;
 	unsigned int idx;
-	u64 mine = 0;
+	u64 mine = 0, readable = 0;
 
 	if (!used) {
 		write_pmuserenr(0);
+		if (pv->pmuacr)
+			write_pmuacr(0);
 		return;
 	}
 	bitmap_to_arr64(&mine, used, APMU_PMUV3_NR_IDX);
 	unused = pv->cnt_mask & ~mine & ~APMU_CNT_BIT_F0;
+	if (pv->pmuacr) {
+		bitmap_to_arr64(&readable, el0, APMU_PMUV3_NR_IDX);
+		readable &= pv->cnt_mask & ~APMU_CNT_BIT_F0;
+		unused &= readable;
+	}
 	for_each_set_bit(idx, &unused, APMU_PMUV3_NR_IDX)
 		pmuv3_write(idx, false, 0);
+	if (pv->pmuacr)
+		write_pmuacr(readable);
 	if (grant)
-		write_pmuserenr(ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR);
+		write_pmuserenr(ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR |
+				(pv->pmuacr ? APMU_USERENR_UEN : 0));
 }
 
 const struct apmu_pmu_ops APMU_PMUV3_OPS = {

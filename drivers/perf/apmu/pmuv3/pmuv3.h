@@ -37,7 +37,10 @@ struct apmu_pmuv3_model {
  * @pmcr: the PMCR_EL0 value for every CPU of this PMU, with E clear (LC when
  *	  @long_ccnt, LP when @long_evcnt); the same on all of them, so it is set once at
  *	  probe
- * @has_icntr: the instruction counter PMICNTR_EL0 exists (FEAT_PMUv3_ICNTR)
+ * @has_icntr: the instruction counter PMICNTR_EL0 exists (FEAT_PMUv3_ICNTR) and EL2 does
+ *	       not trap it (apmu_pmuv3_el2_may_trap())
+ * @pmuacr: per-counter EL0 access (FEAT_PMUv3p9: PMUACR_EL1, PMUSERENR_EL0.UEN), and EL2
+ *	    does not trap PMUACR_EL1
  * @pmmir: PMMIR_EL1 (slots, bus, threshold width), 0 before PMUv3p4; THWIDTH 0 from
  *	   AArch32 (no threshold fields)
  * @cnt_mask: counter indexes that exist: P<N-1:0>, C and, with @has_icntr, F0
@@ -57,6 +60,7 @@ struct apmu_pmuv3 {
 	bool long_ccnt;
 	u64 pmcr;
 	bool has_icntr;
+	bool pmuacr;
 	u32 pmmir;
 	u64 cnt_mask;
 	DECLARE_BITMAP(pmceid, 128);

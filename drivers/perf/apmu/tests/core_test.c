@@ -439,6 +439,87 @@ static void user_access_follows_task_context(struct kunit *test)
 	preempt_enable();
 }
 
+/*
+ * FEAT_PMUv3p9: EL0 reads exactly the counters of the task's rdpmc events (PMUACR_EL1,
+ * PMUSERENR_EL0.UEN; ER|CR keep writes trapped), so another context's counter on this
+ * CPU is unreadable rather than zeroed; across a rotation the task's old counter stays
+ * readable (as 0) while nobody uses it, and not once another context's event takes it.
+ * Revoking clears PMUACR. Where EL2 may trap PMUACR the PMU works as before PMUv3p9.
+ */
+static void user_access_v3p9_per_counter(struct kunit *test)
+{
+	const u64 uen = ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR | APMU_USERENR_UEN;
+	struct perf_event *own, *other, *third;
+	struct perf_event_context *tctx;
+	struct core_test *t;
+	int oidx;
+
+	t = core_setup(test, 6, APMU_PMUVER_V3P9, true);
+	KUNIT_EXPECT_TRUE(test, t->pv.pmuacr);
+	tctx = kunit_kzalloc(test, sizeof(*tctx), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, tctx);
+	own = core_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
+	own->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
+	other = core_event(test, t, 0x23, 0, 0);	/* another context's (CPU-wide) */
+	third = core_event(test, t, 0x24, 0, 0);
+	INIT_LIST_HEAD(&tctx->event_list);
+	own->ctx = tctx;
+	list_add_tail(&own->event_entry, &tctx->event_list);
+	tctx->nr_user = 1;
+	apmu_user_access_set(1);
+	preempt_disable();
+	WRITE_ONCE(current->perf_event_ctxp, tctx);
+	tctx->is_active = 0x3;
+
+	core_add(test, t, other);
+	t->m.evcntr[other->hw.idx] = 0x5eed;
+	t->m.evcntr[5] = 0xdead;
+	core_add(test, t, own);
+	oidx = own->hw.idx;
+	KUNIT_EXPECT_EQ(test, t->m.userenr, uen);
+	KUNIT_EXPECT_EQ(test, t->m.pmuacr, BIT_ULL(oidx));
+	KUNIT_EXPECT_TRUE(test, apmu_model_el0_can_read(&t->m, oidx));
+	KUNIT_EXPECT_FALSE(test, apmu_model_el0_can_read(&t->m, other->hw.idx));
+	KUNIT_EXPECT_FALSE(test, apmu_model_el0_can_read(&t->m, APMU_IDX_CYCLE));
+	/* nothing is zeroed that EL0 cannot read: counts stay where they are */
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[other->hw.idx], 0x5eed);
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 0xdead);
+
+	/* rotated off: its counter stays readable while free, and reads 0 */
+	t->m.evcntr[oidx] = 0x1234;
+	core_del(t, own);
+	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
+	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
+	KUNIT_EXPECT_TRUE(test, apmu_model_el0_can_read(&t->m, oidx));
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[oidx], 0);
+	/* another context's event takes that counter: no longer readable */
+	core_add(test, t, third);
+	KUNIT_EXPECT_EQ(test, third->hw.idx, oidx);
+	KUNIT_EXPECT_FALSE(test, apmu_model_el0_can_read(&t->m, oidx));
+	core_del(t, third);
+	core_del(t, other);
+
+	/* switched out: PMUSERENR and PMUACR cleared */
+	core_add(test, t, own);
+	tctx->is_active = 0;
+	core_del(t, own);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
+	KUNIT_EXPECT_EQ(test, t->m.pmuacr, 0);
+	WRITE_ONCE(current->perf_event_ctxp, NULL);
+	preempt_enable();
+	apmu_user_access_set(0);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+
+	/* EL2 may trap PMUACR_EL1 (and PMICNTR_EL0): neither is touched, as on PMUv3p5 */
+	t->m.el2_trap = true;
+	t->m.icntr = true;
+	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
+	KUNIT_EXPECT_FALSE(test, t->pv.pmuacr);
+	KUNIT_EXPECT_FALSE(test, t->pv.has_icntr);
+	t->pv.pmu.ops->reset(&t->pv.pmu);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
+}
+
 /* perf core's event_init call: a lone @config event of this PMU, on a task */
 static int core_init_lone(struct kunit *test, struct core_test *t, u64 config, u64 config1,
 			  struct perf_event **evp)
@@ -613,6 +694,7 @@ static struct kunit_case apmu_core_cases[] = {
 	KUNIT_CASE(cpu_pm_restarts_only_running_events),
 	KUNIT_CASE(online_reinit_keeps_scheduled_events),
 	KUNIT_CASE(user_access_follows_task_context),
+	KUNIT_CASE(user_access_v3p9_per_counter),
 	KUNIT_CASE(user_access_only_for_own_instance),
 	KUNIT_CASE(lone_event_that_never_fits_refused),
 	KUNIT_CASE(foreign_cpu_untouched),

@@ -163,7 +163,8 @@ static void core_cache_maps(struct kunit *test)
 			   "apmu_armv8_samsung_mongoose");
 }
 
-static void no_user_access(struct apmu_pmu *pmu, const unsigned long *used, bool grant)
+static void no_user_access(struct apmu_pmu *pmu, const unsigned long *used,
+			   const unsigned long *el0, bool grant)
 {
 }
 

@@ -36,6 +36,7 @@ static const char * const reg_names[] = {
 	[APMU_R_PMCEID2] = "PMCEID2",
 	[APMU_R_PMCEID3] = "PMCEID3",
 	[APMU_R_ID_DFR0] = "ID_DFR0",
+	[APMU_R_PMUACR] = "PMUACR_EL1",
 };
 
 static const char *reg_name(enum apmu_reg reg)
@@ -64,6 +65,34 @@ void apmu_model_init_aarch32(struct apmu_model *m, unsigned int n, unsigned int 
 void apmu_model_select(struct apmu_model *m)
 {
 	cur = m;
+}
+
+/**
+ * apmu_model_el0_can_read() - may EL0 read counter @idx now (an MRS, not trapped)?
+ * @m: model
+ * @idx: counter index: P<n> n, C 31, F0 32
+ *
+ * PMUSERENR_EL0.EN allows every access. With UEN (FEAT_PMUv3p9) a read is allowed by the
+ * counter's PMUACR_EL1 bit, ER and CR then govern writes only (the in-tree driver's
+ * reading of the rule, perf/arm_pmuv3 0bbff9ed8165); without it, ER allows reads of the
+ * event counters (and PMICNTR), CR of PMCCNTR.
+ *
+ * Return: true when the read is allowed.
+ */
+bool apmu_model_el0_can_read(const struct apmu_model *m, unsigned int idx)
+{
+	if (m->userenr & ARMV8_PMU_USERENR_EN)
+		return true;
+	if (m->userenr & APMU_USERENR_UEN)
+		return m->pmuacr & BIT_ULL(idx);
+	if (idx == APMU_IDX_CYCLE)
+		return m->userenr & ARMV8_PMU_USERENR_CR;
+	return m->userenr & ARMV8_PMU_USERENR_ER;
+}
+
+bool apmu_model_el2_trap(void)
+{
+	return cur->el2_trap;
 }
 
 /* What the system's topology says of the selected model's core */
@@ -150,6 +179,12 @@ static bool model_a32_no_pmuv3(struct apmu_model *m, enum apmu_reg reg, unsigned
 	return true;
 }
 
+/* FEAT_PMUv3p9 (PMUVer 9..0xe): PMUACR_EL1 and PMUSERENR_EL0.UEN */
+static bool model_v3p9(const struct apmu_model *m)
+{
+	return m->pmuver >= APMU_PMUVER_V3P9 && m->pmuver != APMU_PMUVER_IMP_DEF;
+}
+
 /*
  * AArch32: which registers have no AArch32 encoding (UNDEFINED), and which are
  * AArch32-only (the AArch64 model does not have them).
@@ -157,8 +192,12 @@ static bool model_a32_no_pmuv3(struct apmu_model *m, enum apmu_reg reg, unsigned
 static bool model_reg_exists(const struct apmu_model *m, enum apmu_reg reg)
 {
 	switch (reg) {
+	case APMU_R_PMUACR:
+		/* FEAT_PMUv3p9, AArch64 only; trapped to EL2 unless EL2 untrapped it */
+		return !m->aarch32 && model_v3p9(m) && !m->el2_trap;
 	case APMU_R_PMICNTR:
 	case APMU_R_PMICFILTR:
+		return !m->aarch32 && !m->el2_trap;
 	case APMU_R_DFR0:
 	case APMU_R_DFR1:
 		return !m->aarch32;
@@ -254,6 +293,8 @@ static u64 model_read(struct apmu_model *m, enum apmu_reg reg, unsigned int n)
 		return m->ovs;
 	case APMU_R_PMUSERENR:
 		return m->userenr;
+	case APMU_R_PMUACR:
+		return m->pmuacr;
 	case APMU_R_PMCCNTR:
 	case APMU_R_PMCCNTR32:
 		return m->ccntr;
@@ -375,9 +416,14 @@ void apmu_model_write(enum apmu_reg reg, unsigned int n, u64 val)
 		return;
 	case APMU_R_PMUSERENR:
 		m->userenr = val & (ARMV8_PMU_USERENR_EN | ARMV8_PMU_USERENR_SW |
-				    ARMV8_PMU_USERENR_CR | ARMV8_PMU_USERENR_ER);
+				    ARMV8_PMU_USERENR_CR | ARMV8_PMU_USERENR_ER |
+				    (model_v3p9(m) ? APMU_USERENR_UEN : 0));
 		if (m->userenr)
 			m->userenr_grants++;
+		return;
+	case APMU_R_PMUACR:
+		/* P<n> of implemented counters, C, F0 with PMICNTR; the rest RAZ/WI */
+		m->pmuacr = val & valid_bits(m);
 		return;
 	case APMU_R_PMCCNTR:
 		m->ccntr = val;

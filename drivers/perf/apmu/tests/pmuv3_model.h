@@ -108,6 +108,7 @@
  * @APMU_R_PMCEID2: AArch32 PMCEID2 (PMCEID0_EL0[63:32], PMUv3p1)
  * @APMU_R_PMCEID3: AArch32 PMCEID3 (PMCEID1_EL0[63:32], PMUv3p1)
  * @APMU_R_ID_DFR0: AArch32 ID_DFR0, for PerfMon (bits [27:24])
+ * @APMU_R_PMUACR: PMUACR_EL1 (FEAT_PMUv3p9): per-counter EL0 access
  */
 enum apmu_reg {
 	APMU_R_PMCR,
@@ -133,6 +134,7 @@ enum apmu_reg {
 	APMU_R_PMCEID2,
 	APMU_R_PMCEID3,
 	APMU_R_ID_DFR0,
+	APMU_R_PMUACR,
 };
 
 /* ID_AA64DFR0_EL1.PMUVer of FEAT_PMUv3p1 */
@@ -166,6 +168,9 @@ enum apmu_reg {
  * @pmmir: PMMIR_EL1 (read from PMUv3p4; bits [31:0] from AArch32)
  * @midr: MIDR_EL1 (apmu_model_init(): a Cortex-A57's, 0x411fd070)
  * @smt: not a register: the system's topology gives the core several threads
+ * @pmuacr: PMUACR_EL1 (from PMUv3p9; bits of unimplemented counters RAZ/WI)
+ * @el2_trap: EL2 traps PMUACR_EL1 and PMICNTR_EL0 (HDFGxTR2_EL2 bits left 0): an access is
+ *	      an error of the driver, counted in @undef
  * @userenr_grants: PMUSERENR writes that set any of EN, SW, CR, ER (EL0 access)
  * @undef: accesses that are UNDEFINED on hardware
  * @runaway: runaway re-read loops detected
@@ -198,6 +203,8 @@ struct apmu_model {
 	u32 pmmir;
 	u32 midr;
 	bool smt;
+	u64 pmuacr;
+	bool el2_trap;
 	unsigned int userenr_grants;
 	unsigned int undef;
 	unsigned int runaway;
@@ -219,6 +226,8 @@ void apmu_model_count(struct apmu_model *m, u16 evnum, u64 count);
 bool apmu_model_irq_pending(const struct apmu_model *m);
 void apmu_model_isb(void);
 bool apmu_model_smt(void);
+bool apmu_model_el2_trap(void);
+bool apmu_model_el0_can_read(const struct apmu_model *m, unsigned int idx);
 u32 apmu_model_midr(void);
 
 /* The PMUv3 backend compiled against the model (pmuv3_test.c) */

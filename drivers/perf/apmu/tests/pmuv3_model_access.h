@@ -309,6 +309,17 @@ static inline bool apmu_pmuv3_machine_is(const char *compat)
 	return false;
 }
 
+static inline void write_pmuacr(u64 val)
+{
+	apmu_model_write(APMU_R_PMUACR, 0, val);
+}
+
+/* The model's system: EL2's fine-grained traps as the test says (apmu_model.el2_trap) */
+static inline bool apmu_pmuv3_el2_may_trap(void)
+{
+	return apmu_model_el2_trap();
+}
+
 /* The model's system: SMT as the test says (apmu_model.smt) */
 static inline bool apmu_pmuv3_core_has_smt(void)
 {

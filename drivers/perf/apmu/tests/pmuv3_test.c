@@ -269,6 +269,28 @@ static void model_undefined_accesses(struct kunit *test)
 	apmu_model_read(APMU_R_PMMIR, 0);
 	apmu_model_read(APMU_R_PMEVCNTR, 3);
 	KUNIT_EXPECT_EQ(test, m->undef, 0);
+	/* PMUACR_EL1 before PMUv3p9; PMUSERENR_EL0.UEN is RES0 there */
+	apmu_model_write(APMU_R_PMUACR, 0, 1);
+	KUNIT_EXPECT_EQ(test, m->undef, 1);
+	apmu_model_write(APMU_R_PMUSERENR, 0, APMU_USERENR_UEN | ARMV8_PMU_USERENR_ER);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMUSERENR, 0), ARMV8_PMU_USERENR_ER);
+
+	/* PMUv3p9: PMUACR holds P<N-1:0> and C (F0 only with PMICNTR), UEN sticks */
+	apmu_model_init(m, 4, APMU_PMUVER_V3P9);
+	m->selftest = true;
+	apmu_model_write(APMU_R_PMUACR, 0, U64_MAX);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMUACR, 0), 0x8000000fULL);
+	apmu_model_write(APMU_R_PMUSERENR, 0, APMU_USERENR_UEN);
+	KUNIT_EXPECT_EQ(test, apmu_model_read(APMU_R_PMUSERENR, 0), APMU_USERENR_UEN);
+	KUNIT_EXPECT_TRUE(test, apmu_model_el0_can_read(m, 3));
+	KUNIT_EXPECT_FALSE(test, apmu_model_el0_can_read(m, 4));
+	KUNIT_EXPECT_EQ(test, m->undef, 0);
+	/* ... unless EL2 traps it (and PMICNTR) */
+	m->el2_trap = true;
+	m->icntr = true;
+	apmu_model_write(APMU_R_PMUACR, 0, 0);
+	apmu_model_read(APMU_R_PMICNTR, 0);
+	KUNIT_EXPECT_EQ(test, m->undef, 2);
 }
 
 /* PMCR.P and C are write-only actions that leave the overflow flags; PMEVTYPER RES0 bits. */
