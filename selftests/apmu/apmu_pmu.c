@@ -1059,7 +1059,7 @@ TEST_F(apmu, caps_and_cpus_as_perf_reads_them)
 	possible = cpulist_mask(buf);
 	ASSERT_GT(possible, 0) TH_LOG("possible CPUs \"%s\"", buf);
 	dir = opendir(APMU_SYSFS_PMUS);
-	ASSERT_NE(NULL, dir);
+	ASSERT_TRUE(dir != NULL);
 	while ((d = readdir(dir))) {
 		if (strncmp(d->d_name, "apmu_", 5) || strlen(d->d_name) >= sizeof(other.name))
 			continue;
