@@ -917,8 +917,9 @@ static const struct bad_attr bad_attrs[] = {
 	  { .type = OWN, .config = 0x10000, .sample_period = 100000,
 	  .sample_type = PERF_SAMPLE_BRANCH_STACK,
 	  .branch_sample_type = PERF_SAMPLE_BRANCH_ANY }, EOPNOTSUPP },
-	{ "branch stack on ref-cycles (no PMUv3 mapping)",
-	  { .type = PERF_TYPE_HARDWARE, .config = PERF_COUNT_HW_REF_CPU_CYCLES,
+	{ "branch stack on ref-cycles (no PMUv3 mapping), extended type",
+	  { .type = PERF_TYPE_HARDWARE,
+	  .config = PERF_COUNT_HW_REF_CPU_CYCLES | (__u64)OWN << 32,
 	  .sample_period = 100000, .sample_type = PERF_SAMPLE_BRANCH_STACK,
 	  .branch_sample_type = PERF_SAMPLE_BRANCH_ANY }, EOPNOTSUPP },
 	{ "exclude_idle", { .type = OWN, .config = 0x11, .exclude_idle = 1 }, EOPNOTSUPP },
@@ -995,12 +996,16 @@ TEST_F(apmu, bad_attrs_errno)
 	ASSERT_GE(n, 25U);
 }
 
-/* A cpulist ("0-3,5") as a mask of CPUs 0-63; -1 for what this test cannot hold */
-static long long cpulist_mask(const char *list)
+#define APMU_MAX_CPUS	4096
+
+/*
+ * A cpulist ("0-3,5") added to @count, one per CPU listed. Return: the number of CPUs
+ * listed, -1 for a malformed list.
+ */
+static int cpulist_count(const char *list, unsigned char *count)
 {
-	unsigned long long mask = 0;
 	unsigned int a, b;
-	int n;
+	int n, cpus = 0;
 
 	while (*list) {
 		if (sscanf(list, "%u%n", &a, &n) != 1)
@@ -1012,16 +1017,16 @@ static long long cpulist_mask(const char *list)
 				return -1;
 			list += n + 1;
 		}
-		if (b < a || b > 62)
+		if (b < a || b >= APMU_MAX_CPUS)
 			return -1;
-		for (; a <= b; a++)
-			mask |= 1ULL << a;
+		for (; a <= b; a++, cpus++)
+			count[a]++;
 		if (*list == ',')
 			list++;
 		else if (*list)
 			return -1;
 	}
-	return mask;
+	return cpus;
 }
 
 /*
@@ -1034,8 +1039,8 @@ static long long cpulist_mask(const char *list)
 TEST_F(apmu, caps_and_cpus_as_perf_reads_them)
 {
 	static const char * const caps[] = { "slots", "bus_slots", "bus_width", "threshold_max" };
-	char buf[256], path[300];
-	long long possible, all = 0, m;
+	static unsigned char possible[APMU_MAX_CPUS], listed[APMU_MAX_CPUS];
+	char buf[4096], path[300];
 	unsigned int i, ver, val, n;
 	struct apmu_pmu_info other;
 	struct dirent *d;
@@ -1056,8 +1061,7 @@ TEST_F(apmu, caps_and_cpus_as_perf_reads_them)
 	}
 
 	ASSERT_EQ(0, apmu_read_file("/sys/devices/system/cpu/possible", buf, sizeof(buf)));
-	possible = cpulist_mask(buf);
-	ASSERT_GT(possible, 0) TH_LOG("possible CPUs \"%s\"", buf);
+	ASSERT_GT(cpulist_count(buf, possible), 0) TH_LOG("possible CPUs \"%s\"", buf);
 	dir = opendir(APMU_SYSFS_PMUS);
 	ASSERT_TRUE(dir != NULL);
 	while ((d = readdir(dir))) {
@@ -1066,13 +1070,16 @@ TEST_F(apmu, caps_and_cpus_as_perf_reads_them)
 		strcpy(other.name, d->d_name);
 		if (apmu_read_pmu_file(&other, "cpus", buf, sizeof(buf)))
 			continue;	/* not a core PMU (apmu_amu, apmu_pcs: cpumask) */
-		m = cpulist_mask(buf);
-		EXPECT_GT(m, 0) TH_LOG("%s/cpus \"%s\"", other.name, buf);
-		EXPECT_EQ(0, all & m) TH_LOG("%s/cpus \"%s\" overlaps another", other.name, buf);
-		all |= m;
+		EXPECT_GT(cpulist_count(buf, listed), 0) TH_LOG("%s/cpus \"%s\"", other.name, buf);
 	}
 	closedir(dir);
-	ASSERT_EQ(possible, all) TH_LOG("core PMUs' cpus 0x%llx, possible 0x%llx", all, possible);
+	for (i = 0, n = 0; i < APMU_MAX_CPUS; i++) {
+		if (possible[i] == listed[i])
+			continue;
+		TH_LOG("CPU%u: possible %u, in %u core PMUs' cpus", i, possible[i], listed[i]);
+		n++;
+	}
+	ASSERT_EQ(0U, n);
 }
 
 /*

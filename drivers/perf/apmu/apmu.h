@@ -85,12 +85,11 @@ struct apmu_pmu;
  * @reset: bring the calling CPU's PMU to a known idle state: no counter, interrupt,
  *	   flag or EL0 access on, counters zeroed. The PMU-wide enable stays off.
  * @quiesce: as @reset, but counter values are kept (CPU going offline).
- * @user_access: EL0 counter reads on the calling CPU. @used NULL: off. Otherwise on:
- *		 a backend with per-counter access lets EL0 read exactly the counters in
- *		 @el0 (&apmu_cpu.el0), those of them not in @used reading 0; one without
- *		 lets it read all, and every counter not in @used reads 0 (it may hold
- *		 another context's counts). @grant: access was off until now. Optional
- *		 (no rdpmc).
+ * @user_access: EL0 counter reads on the calling CPU. @used NULL: off. Otherwise on,
+ *		 and every counter not in @used reads 0 (it may hold another context's
+ *		 counts); a backend with per-counter access lets EL0 read only those and
+ *		 the counters in @own (the running task's rdpmc events'), not the other
+ *		 counters in use. @grant: access was off until now. Optional (no rdpmc).
  */
 struct apmu_pmu_ops {
 	int (*probe)(struct apmu_pmu *pmu);
@@ -108,7 +107,7 @@ struct apmu_pmu_ops {
 	void (*reset)(struct apmu_pmu *pmu);
 	void (*quiesce)(struct apmu_pmu *pmu);
 	void (*user_access)(struct apmu_pmu *pmu, const unsigned long *used,
-			    const unsigned long *el0, bool grant);
+			    const unsigned long *own, bool grant);
 };
 
 /**
@@ -123,8 +122,6 @@ struct apmu_pmu_ops {
  * @used: counter indexes in use
  * @pm_stopped: counter indexes (events' hw.idx) whose running event was stopped by
  *		apmu_cpu_pm_save() and must be restarted by apmu_cpu_pm_restore()
- * @el0: while EL0 access is on: the counters the running task's rdpmc events hold, and
- *	 those it was given before that nobody uses now (apmu_user_access_update())
  * @events: the event whose hw.idx is each counter index; &apmu_pmu.nr_idx entries
  */
 struct apmu_cpu {
@@ -136,7 +133,6 @@ struct apmu_cpu {
 	struct hrtimer fold_timer;
 	DECLARE_BITMAP(used, APMU_MAX_IDX);
 	DECLARE_BITMAP(pm_stopped, APMU_MAX_IDX);
-	DECLARE_BITMAP(el0, APMU_MAX_IDX);
 	struct perf_event *events[];
 };
 

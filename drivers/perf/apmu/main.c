@@ -148,15 +148,12 @@ static bool apmu_is_xscale(struct platform_device *pdev)
 /* The backend's instance for @pdev, named; an ERR_PTR() when it has none */
 static struct apmu_pmu *apmu_alloc(struct platform_device *pdev)
 {
-	struct apmu_pmu *pmu;
-
 	/* APMU_HAVE_*: constants, so the backend not built is not called either */
 	if (APMU_HAVE_XSCALE && apmu_is_xscale(pdev))
 		return apmu_xscale_alloc(&pdev->dev);
 	if (!APMU_HAVE_PMUV3)
 		return ERR_PTR(-ENODEV);
-	pmu = apmu_pmuv3_alloc(&pdev->dev);
-	return pmu ?: ERR_PTR(-ENOMEM);
+	return apmu_pmuv3_alloc(&pdev->dev);
 }
 
 static int apmu_probe(struct platform_device *pdev)

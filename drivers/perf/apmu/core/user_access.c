@@ -43,7 +43,6 @@ static void apmu_user_access_off(struct apmu_cpu *cpu)
 	if (__this_cpu_read(apmu_user_cpu) != cpu)
 		return;
 	cpu->pmu->ops->user_access(cpu->pmu, NULL, NULL, false);
-	bitmap_zero(cpu->el0, APMU_MAX_IDX);
 	__this_cpu_write(apmu_user_cpu, NULL);
 }
 
@@ -108,10 +107,10 @@ static bool apmu_task_wants_user_access(struct apmu_pmu *pmu, unsigned long *own
  * user_access(), never marks an event for them and never grants.
  *
  * With per-counter access (PMUv3p9) EL0 may read the counters of the task's rdpmc events
- * and, so that a read in flight across a rotation does not fault, those it could read
- * before that nobody uses now (read as 0); a counter another context's event took over is
- * no longer readable: the task may be interrupted between its index read and its MRS
- * exactly then, and its MRS traps (SIGILL), as in-tree, where any rotation does that.
+ * on this CPU and every counter nobody uses (read as 0), so that a read in flight across
+ * a rotation or a migration faults only where another context's event now holds that
+ * counter: then its MRS traps (SIGILL), as in-tree, where any rotation or migration
+ * does.
  *
  * With the sysctl 0 (the default) nothing is looked at: no CPU has access then, as
  * apmu_user_access_set() revokes it on every CPU right after clearing the sysctl (an
@@ -120,7 +119,6 @@ static bool apmu_task_wants_user_access(struct apmu_pmu *pmu, unsigned long *own
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
 	DECLARE_BITMAP(own, APMU_MAX_IDX) = { };
-	DECLARE_BITMAP(kept, APMU_MAX_IDX);
 	bool cur;
 
 	if (likely(!READ_ONCE(apmu_sysctl_user_access)) || !pmu->ops->user_access)
@@ -131,12 +129,7 @@ void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 			apmu_user_access_off(cpu);
 		return;
 	}
-	if (cur) {
-		bitmap_andnot(kept, cpu->el0, cpu->used, APMU_MAX_IDX);
-		bitmap_or(own, own, kept, APMU_MAX_IDX);
-	}
-	bitmap_copy(cpu->el0, own, APMU_MAX_IDX);
-	pmu->ops->user_access(pmu, cpu->used, cpu->el0, !cur);
+	pmu->ops->user_access(pmu, cpu->used, own, !cur);
 	__this_cpu_write(apmu_user_cpu, cpu);
 }
 
@@ -168,7 +161,6 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_user_event_destroy);
 /* @cpu's instance just reset its PMU, EL0 access included: it grants none now. */
 void apmu_user_access_reset_cpu(struct apmu_cpu *cpu)
 {
-	bitmap_zero(cpu->el0, APMU_MAX_IDX);
 	if (this_cpu_read(apmu_user_cpu) == cpu)
 		this_cpu_write(apmu_user_cpu, NULL);
 }

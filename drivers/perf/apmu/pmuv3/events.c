@@ -90,7 +90,8 @@ static int apmu_map_cache(struct apmu_pmuv3 *pv, unsigned int type, unsigned int
 	u16 common = apmu_cache_map[type][op][result];
 	u16 own = pv->model && pv->model->cache_map ? pv->model->cache_map[type][op][result] : 0;
 
-	if (own && !apmu_pmuv3_event_implemented(pv, common)) {
+	/* common 0: no common event at all (0 is SW_INCR, which PMCEID always has) */
+	if (own && (!common || !apmu_pmuv3_event_implemented(pv, common))) {
 		dev_dbg(pv->pmu.dev, "cache event 0x%llx: the core's own event 0x%04x\n", cfg, own);
 		return own;
 	}

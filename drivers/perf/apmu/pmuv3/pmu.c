@@ -18,15 +18,22 @@ MODULE_PARM_DESC(long_counters,
  * apmu_pmuv3_alloc() - a PMUv3 instance, device-managed
  * @dev: the PMU's platform device, matched by apmu_pmuv3_of_match[]
  *
- * Return: the core's part of the instance, or NULL.
+ * Return: the core's part of the instance, or an ERR_PTR(): -ENODEV for a device no
+ * compatible of the table matched (bound by hand, driver_override), -ENOMEM.
  */
 struct apmu_pmu *apmu_pmuv3_alloc(struct device *dev)
 {
-	struct apmu_pmuv3 *pv = devm_kzalloc(dev, sizeof(*pv), GFP_KERNEL);
+	const struct apmu_pmuv3_model *model = of_device_get_match_data(dev);
+	struct apmu_pmuv3 *pv;
 
+	if (!model) {
+		dev_err(dev, "not a PMUv3 device tree node apmu knows (apmu_pmuv3_of_match)\n");
+		return ERR_PTR(-ENODEV);
+	}
+	pv = devm_kzalloc(dev, sizeof(*pv), GFP_KERNEL);
 	if (!pv)
-		return NULL;
-	pv->model = of_device_get_match_data(dev);
+		return ERR_PTR(-ENOMEM);
+	pv->model = model;
 	pv->pmu.name = pv->model->name;
 	pv->allow_lp = long_counters;
 	pv->pmu.ops = &apmu_pmuv3_ops;

@@ -62,6 +62,7 @@ static const struct pmuv3_quirk {
 	u32 midr;
 	const char *machine;	/* root compatible; NULL: any machine */
 	bool aarch32;		/* only for the AArch32 backend */
+	bool tcg;		/* only where no KVM runs the machine (QEMU's own PMU) */
 	unsigned int quirks;
 	const char *what;
 } pmuv3_quirk_table[] = {
@@ -83,6 +84,15 @@ static const struct pmuv3_quirk {
 	  .quirks = APMU_PMUV3_QUIRK_IRQ_RESYNC,
 	  .what = "QEMU's virt board: the overflow interrupt is re-raised after PMCR.E is set" },
 	/*
+	 * QEMU's named AArch64 CPUs (-cpu cortex-a72, neoverse-n1, ...) have their real
+	 * MIDRs and QEMU's PMU: known by the virt board without KVM's hypervisor services
+	 * (a KVM guest's PMU is KVM's, and a PMINTENSET write there is a trap). Seen: the
+	 * hotplug storm test's samples, 5 where 1683 are due, on -cpu cortex-a72.
+	 */
+	{ .machine = "linux,dummy-virt", .tcg = true,
+	  .quirks = APMU_PMUV3_QUIRK_IRQ_RESYNC,
+	  .what = "QEMU's virt board, no KVM: overflow interrupt re-raised after PMCR.E set" },
+	/*
 	 * NVIDIA Olympus (MIDR implementer 0x4e, part 0x010): its PMCCNTR keeps counting
 	 * while the PE is in WFI/WFE, unlike CPU_CYCLES on an event counter. From the
 	 * posted "perf/arm_pmu: Skip PMCCNTR_EL0 on NVIDIA Olympus" (not in Linux 7.2);
@@ -97,22 +107,23 @@ static const struct pmuv3_quirk {
  * pmuv3_quirks() - the workarounds this PMU needs
  * @midr: the MIDR of the probing CPU
  * @machine_is: tells whether the machine's device tree root has a compatible
- * @dev: the PMU's device, to say which workarounds apply (NULL: silent)
+ * @kvm_guest: the kernel runs as a KVM guest (KVM's hypervisor services answer)
+ * @dev: the PMU's device, to say which workarounds apply, each once (NULL: silent)
  *
  * Return: APMU_PMUV3_QUIRK_* of every matching pmuv3_quirk_table entry.
  */
 static unsigned int pmuv3_quirks(u32 midr, bool (*machine_is)(const char *compat),
-				 struct device *dev)
+				 bool kvm_guest, struct device *dev)
 {
 	const struct pmuv3_quirk *q;
 	unsigned int quirks = 0;
 
 	for (q = pmuv3_quirk_table; q < pmuv3_quirk_table + ARRAY_SIZE(pmuv3_quirk_table); q++) {
 		if ((midr & q->midr_mask) != q->midr ||
-		    (q->aarch32 && !APMU_PMUV3_AARCH32) ||
+		    (q->aarch32 && !APMU_PMUV3_AARCH32) || (q->tcg && kvm_guest) ||
 		    (q->machine && !machine_is(q->machine)))
 			continue;
-		if (dev)
+		if (dev && (q->quirks & ~quirks))
 			dev_info(dev, "%s\n", q->what);
 		quirks |= q->quirks;
 	}
@@ -163,7 +174,8 @@ static int pmuv3_probe(struct apmu_pmu *pmu)
 	pv->cnt_mask = GENMASK_ULL(pmu->num_counters, 0) >> 1 | APMU_CNT_BIT_C;
 	if (pv->has_icntr)
 		pv->cnt_mask |= APMU_CNT_BIT_F0;
-	pv->quirks = pmuv3_quirks(apmu_pmuv3_midr(), apmu_pmuv3_machine_is, pmu->dev);
+	pv->quirks = pmuv3_quirks(apmu_pmuv3_midr(), apmu_pmuv3_machine_is,
+				  apmu_pmuv3_kvm_guest(), pmu->dev);
 	/* this CPU stands for all of the instance's, as in-tree (arm_pmu.c, has_smt) */
 	pv->pmccntr_ok = !(pv->quirks & APMU_PMUV3_QUIRK_NO_PMCCNTR) &&
 			 !apmu_pmuv3_core_has_smt();
@@ -284,7 +296,8 @@ static int pmuv3_pick_idx(struct apmu_pmuv3 *pv, unsigned long *used, u64 evtype
 	unsigned long free;
 	unsigned int idx;
 
-	if (fixed_ok && pv->pmccntr_ok && evnum == ARMV8_PMUV3_PERFCTR_CPU_CYCLES &&
+	/* the event number first: most events are not CPU_CYCLES (the hot path) */
+	if (evnum == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && fixed_ok && pv->pmccntr_ok &&
 	    !__test_and_set_bit(APMU_IDX_CYCLE, used))
 		return APMU_IDX_CYCLE;
 	/*
@@ -587,20 +600,20 @@ static unsigned long pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned l
 }
 
 /*
- * EL0 access. With FEAT_PMUv3p9 (@pv->pmuacr), per counter: PMUACR_EL1 holds exactly the
- * counters in @el0 (P<n> bit n, C bit 31: the counter indexes), PMUSERENR_EL0.UEN makes
- * it decide EL0 reads, and ER|CR keep EL0 writes trapped, as in-tree; the counters of @el0
- * nobody uses read 0, and the others are not readable, so they keep their counts. Before
- * (PMUSERENR_EL0.ER for the event counters, CR for PMCCNTR), every counter nobody uses
- * reads 0 while access is on. PMICNTR is never read from EL0.
+ * EL0 access: PMUSERENR_EL0.ER for the event counters, CR for PMCCNTR; while it is on,
+ * every counter nobody uses reads 0. With FEAT_PMUv3p9 (@pv->pmuacr), also per counter:
+ * PMUACR_EL1 (P<n> bit n, C bit 31: the counter indexes) has the counters of @own and the
+ * unused ones, PMUSERENR_EL0.UEN makes it decide EL0 reads, and ER|CR keep EL0 writes
+ * trapped, as in-tree: other contexts' counters in use are not readable at all. PMICNTR
+ * is never read from EL0.
  */
 static void pmuv3_user_access(struct apmu_pmu *pmu, const unsigned long *used,
-			      const unsigned long *el0, bool grant)
+			      const unsigned long *own, bool grant)
 {
 	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
 	unsigned long unused;
 	unsigned int idx;
-	u64 mine = 0, readable = 0;
+	u64 mine = 0, task = 0;
 
 	if (!used) {
 		write_pmuserenr(0);
@@ -610,15 +623,12 @@ static void pmuv3_user_access(struct apmu_pmu *pmu, const unsigned long *used,
 	}
 	bitmap_to_arr64(&mine, used, APMU_PMUV3_NR_IDX);
 	unused = pv->cnt_mask & ~mine & ~APMU_CNT_BIT_F0;
-	if (pv->pmuacr) {
-		bitmap_to_arr64(&readable, el0, APMU_PMUV3_NR_IDX);
-		readable &= pv->cnt_mask & ~APMU_CNT_BIT_F0;
-		unused &= readable;
-	}
 	for_each_set_bit(idx, &unused, APMU_PMUV3_NR_IDX)
 		pmuv3_write(idx, false, 0);
-	if (pv->pmuacr)
-		write_pmuacr(readable);
+	if (pv->pmuacr) {
+		bitmap_to_arr64(&task, own, APMU_PMUV3_NR_IDX);
+		write_pmuacr((task & pv->cnt_mask & ~APMU_CNT_BIT_F0) | unused);
+	}
 	if (grant)
 		write_pmuserenr(ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR |
 				(pv->pmuacr ? APMU_USERENR_UEN : 0));

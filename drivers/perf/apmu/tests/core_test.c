@@ -440,15 +440,17 @@ static void user_access_follows_task_context(struct kunit *test)
 }
 
 /*
- * FEAT_PMUv3p9: EL0 reads exactly the counters of the task's rdpmc events (PMUACR_EL1,
- * PMUSERENR_EL0.UEN; ER|CR keep writes trapped), so another context's counter on this
- * CPU is unreadable rather than zeroed; across a rotation the task's old counter stays
- * readable (as 0) while nobody uses it, and not once another context's event takes it.
- * Revoking clears PMUACR. Where EL2 may trap PMUACR the PMU works as before PMUv3p9.
+ * FEAT_PMUv3p9: EL0 reads the counters of the task's rdpmc events and the unused ones
+ * (zeroed), never another context's counter in use (PMUACR_EL1, PMUSERENR_EL0.UEN; ER|CR
+ * keep writes trapped): that one keeps its count and is unreadable. Across a rotation the
+ * task's old counter stays readable (as 0) while nobody uses it, not once another
+ * context's event takes it. Switching out and the sysctl clear PMUACR. Where EL2 may
+ * trap PMUACR the PMU works as before PMUv3p9.
  */
 static void user_access_v3p9_per_counter(struct kunit *test)
 {
 	const u64 uen = ARMV8_PMU_USERENR_ER | ARMV8_PMU_USERENR_CR | APMU_USERENR_UEN;
+	const u64 all = 0x8000003fULL;		/* P5-P0 and C of a PMCR.N = 6 PMU */
 	struct perf_event *own, *other, *third;
 	struct perf_event_context *tctx;
 	struct core_test *t;
@@ -477,15 +479,15 @@ static void user_access_v3p9_per_counter(struct kunit *test)
 	core_add(test, t, own);
 	oidx = own->hw.idx;
 	KUNIT_EXPECT_EQ(test, t->m.userenr, uen);
-	KUNIT_EXPECT_EQ(test, t->m.pmuacr, BIT_ULL(oidx));
+	KUNIT_EXPECT_EQ(test, t->m.pmuacr, all & ~BIT_ULL(other->hw.idx));
 	KUNIT_EXPECT_TRUE(test, apmu_model_el0_can_read(&t->m, oidx));
 	KUNIT_EXPECT_FALSE(test, apmu_model_el0_can_read(&t->m, other->hw.idx));
-	KUNIT_EXPECT_FALSE(test, apmu_model_el0_can_read(&t->m, APMU_IDX_CYCLE));
-	/* nothing is zeroed that EL0 cannot read: counts stay where they are */
+	/* the other context's count stays, unreadable; an unused counter reads 0 */
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[other->hw.idx], 0x5eed);
-	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 0xdead);
+	KUNIT_EXPECT_TRUE(test, apmu_model_el0_can_read(&t->m, 5));
+	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 0);
 
-	/* rotated off: its counter stays readable while free, and reads 0 */
+	/* rotated off (or migrated away): its counter stays readable while free, as 0 */
 	t->m.evcntr[oidx] = 0x1234;
 	core_del(t, own);
 	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
@@ -505,9 +507,16 @@ static void user_access_v3p9_per_counter(struct kunit *test)
 	core_del(t, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 	KUNIT_EXPECT_EQ(test, t->m.pmuacr, 0);
+	/* switched in again, then the sysctl off: both cleared on this CPU */
+	tctx->is_active = 0x3;
+	core_add(test, t, own);
+	KUNIT_EXPECT_NE(test, t->m.pmuacr, 0);
+	apmu_user_access_set(0);
+	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
+	KUNIT_EXPECT_EQ(test, t->m.pmuacr, 0);
+	core_del(t, own);
 	WRITE_ONCE(current->perf_event_ctxp, NULL);
 	preempt_enable();
-	apmu_user_access_set(0);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 
 	/* EL2 may trap PMUACR_EL1 (and PMICNTR_EL0): neither is touched, as on PMUv3p5 */

@@ -137,6 +137,7 @@ static void core_cache_maps(struct kunit *test)
 	const u64 l1d_store = HW_CACHE(PERF_COUNT_HW_CACHE_L1D, 1, 0);
 	const u64 node_load = HW_CACHE(PERF_COUNT_HW_CACHE_NODE, 0, 0);
 
+	__set_bit(0x00, t->pv.pmceid);		/* SW_INCR: every real core has it */
 	t->pv.model = model_of(test, "arm,cortex-a72-pmu");
 	KUNIT_ASSERT_NOT_NULL(test, t->pv.model);
 	KUNIT_EXPECT_STREQ(test, t->pv.model->name, "apmu_armv8_cortex_a72");
@@ -164,7 +165,7 @@ static void core_cache_maps(struct kunit *test)
 }
 
 static void no_user_access(struct apmu_pmu *pmu, const unsigned long *used,
-			   const unsigned long *el0, bool grant)
+			   const unsigned long *own, bool grant)
 {
 }
 

@@ -248,11 +248,11 @@ static void a32_quirks_table(struct kunit *test)
 {
 	struct a32_test *t;
 
-	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x411fd070, a32_machine_virt, NULL),
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x411fd070, a32_machine_virt, true, NULL),
 			APMU_PMUV3_QUIRK_IRQ_RESYNC);
-	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x000f0510, a32_machine_other, NULL),
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x000f0510, a32_machine_other, false, NULL),
 			APMU_PMUV3_QUIRK_IRQ_RESYNC);
-	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x411fd070, a32_machine_other, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x411fd070, a32_machine_other, false, NULL), 0);
 
 	t = a32_alloc(test, 6, PERFMON_V3P5, true);
 	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);

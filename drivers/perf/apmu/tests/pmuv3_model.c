@@ -75,7 +75,7 @@ void apmu_model_select(struct apmu_model *m)
  * PMUSERENR_EL0.EN allows every access. With UEN (FEAT_PMUv3p9) a read is allowed by the
  * counter's PMUACR_EL1 bit, ER and CR then govern writes only (the in-tree driver's
  * reading of the rule, perf/arm_pmuv3 0bbff9ed8165); without it, ER allows reads of the
- * event counters (and PMICNTR), CR of PMCCNTR.
+ * event counters, CR of PMCCNTR (PMICNTR, which apmu never grants, is not modelled).
  *
  * Return: true when the read is allowed.
  */

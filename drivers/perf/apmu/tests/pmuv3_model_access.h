@@ -314,6 +314,12 @@ static inline void write_pmuacr(u64 val)
 	apmu_model_write(APMU_R_PMUACR, 0, val);
 }
 
+/* The model's system is no KVM guest: the quirk table's tests give theirs */
+static inline bool apmu_pmuv3_kvm_guest(void)
+{
+	return false;
+}
+
 /* The model's system: EL2's fine-grained traps as the test says (apmu_model.el2_trap) */
 static inline bool apmu_pmuv3_el2_may_trap(void)
 {

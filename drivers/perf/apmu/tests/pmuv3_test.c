@@ -375,8 +375,9 @@ static bool quirk_machine_other(const char *compat)
 
 /*
  * The quirk table, on AArch64: QEMU's TCG CPUs (MIDR implementer 0; QEMU 7.2 and 10.0's
- * -cpu max: 0x000f0510) get the interrupt resync on any board; a real MIDR gets none,
- * also on QEMU's virt board (a KVM guest, whose PMU is KVM's); the model none either.
+ * -cpu max: 0x000f0510) get the interrupt resync on any board, and so do real MIDRs on
+ * QEMU's virt board without KVM (named TCG CPUs); a KVM guest there gets none (its PMU is
+ * KVM's); the model none either.
  * pmuv3_start() writes PMINTENSET once more, with 0, exactly when the quirk is set.
  */
 static void probe_quirks_table(struct kunit *test)
@@ -384,18 +385,23 @@ static void probe_quirks_table(struct kunit *test)
 	struct apmu_test *t;
 	unsigned int w;
 
-	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x000f0510, quirk_machine_other, NULL),
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x000f0510, quirk_machine_other, false, NULL),
 			APMU_PMUV3_QUIRK_IRQ_RESYNC);
-	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x000f0510, quirk_machine_virt, NULL),
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x000f0510, quirk_machine_virt, false, NULL),
 			APMU_PMUV3_QUIRK_IRQ_RESYNC);
-	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x411fd070, quirk_machine_virt, NULL), 0);
-	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x414fd0b1, quirk_machine_other, NULL), 0);
+	/* a real MIDR on QEMU's virt board: a KVM guest (KVM's PMU) gets none */
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x411fd070, quirk_machine_virt, true, NULL), 0);
+	/* ... QEMU's own named CPUs (-cpu cortex-a72: TCG, no KVM) get the resync */
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x410fd083, quirk_machine_virt, false, NULL),
+			APMU_PMUV3_QUIRK_IRQ_RESYNC);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x410fd083, quirk_machine_other, false, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x414fd0b1, quirk_machine_other, false, NULL), 0);
 	/* NVIDIA Olympus, any variant and revision; not another NVIDIA core (Carmel) */
-	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x4e0f0100, quirk_machine_other, NULL),
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x4e0f0100, quirk_machine_other, false, NULL),
 			APMU_PMUV3_QUIRK_NO_PMCCNTR);
-	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x4e2f0103, quirk_machine_other, NULL),
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x4e2f0103, quirk_machine_other, true, NULL),
 			APMU_PMUV3_QUIRK_NO_PMCCNTR);
-	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x4e0f0040, quirk_machine_other, NULL), 0);
+	KUNIT_EXPECT_EQ(test, pmuv3_quirks(0x4e0f0040, quirk_machine_other, false, NULL), 0);
 
 	t = apmu_test_setup(test, 6, APMU_PMUVER_V3P5);
 	KUNIT_EXPECT_EQ(test, t->pv.quirks, 0);
