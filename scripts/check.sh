@@ -237,7 +237,7 @@ ktap_parse() {
 # perftest_compare APMU_LANE INTREE_LANE PREFIX: `perf test` on apmu beside the in-tree
 # driver (scripts/perftest-compare.py); section PREFIXperftest:compare
 perftest_compare() {
-	local line r=0 ref out=$ldir/perftest-compare.out
+	local line r=0 ref out=$ldir/$lane.perftest-compare.out
 	ktap_begin "${3}perftest:compare"
 	python3 "$APMU_TOP/scripts/perftest-compare.py" "$ldir/$1.log" "$ldir/$2.log" >"$out" 2>&1 ||
 		r=$?
@@ -259,6 +259,33 @@ perftest_compare() {
 		echo "# the in-tree driver's log came from the cache: dropped, the next run samples it again"
 	fi
 	ktap_end
+}
+
+# named_compare APMU_LANE INTREE_LANE PREFIX: a named core's events and metrics on apmu
+# beside the in-tree driver (scripts/named-compare.py, section PREFIXnamed:compare), then
+# their perf tests (perftest_compare, section PREFIXperftest:compare)
+named_compare() {
+	local line r=0 ref out=$ldir/$lane.named-compare.out
+	ktap_begin "${3}named:compare"
+	python3 "$APMU_TOP/scripts/named-compare.py" "$ldir/$1.log" "$ldir/$2.log" >"$out" 2>&1 ||
+		r=$?
+	while IFS= read -r line; do
+		case "$line" in
+		PASS\ *) ktap_pass "${line#PASS }" ;;
+		FAIL\ *) ktap_fail "${line#FAIL }" ;;
+		*) echo "# $line" | sed 's/^# # /# /' ;;
+		esac
+	done <"$out"
+	[ $r = 0 ] || ktap_fail "named-compare.py exited with status $r"
+	# as perftest_compare: a cached reference log apmu did not match is dropped
+	if { [ $r != 0 ] || grep -q '^FAIL ' "$out"; } &&
+	   ref=$(sed -n "s/^# $2: the reference boot's log of .*, reused (\(.*\))\$/\1/p" "$ldir/$2.log") &&
+	   [ -n "$ref" ]; then
+		rm -f "$ref"
+		echo "# the in-tree driver's log came from the cache: dropped, the next run samples it again"
+	fi
+	ktap_end
+	perftest_compare "$@"
 }
 
 # ---------------------------------------------------------------------------------------
