@@ -71,11 +71,18 @@ apmu_apt_mirror() {
 	apt_mirror=${mirror:-http://deb.debian.org/debian}
 }
 apmu_apt() { # apmu_apt SUITE
+	local src
 	apt_dir=$APMU_CACHE/apt-$1
 	apmu_apt_mirror
 	mkdir -p "$apt_dir"/{state/lists/partial,cache/archives/partial,parts,debs}
-	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main\n' \
-		"$apt_mirror" "$1" >"$apt_dir/sources.list"
+	# lanes set up the same suite at once (root-sid, kernel-7.2): a reader must never
+	# see the file half written (seen: "no linux-perf in Debian's unstable suite")
+	src=$(printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s %s main' \
+		"$apt_mirror" "$1")
+	if [ "$(cat "$apt_dir/sources.list" 2>/dev/null)" != "$src" ]; then
+		echo "$src" >"$apt_dir/sources.list.$$"
+		mv -f "$apt_dir/sources.list.$$" "$apt_dir/sources.list"
+	fi
 	chown -R _apt "$apt_dir/debs" "$apt_dir/state/lists/partial" \
 		"$apt_dir/cache/archives/partial" 2>/dev/null || true
 	apt_opts=(-q -o Dir::Etc::SourceList="$apt_dir/sources.list"
