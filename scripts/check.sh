@@ -234,13 +234,14 @@ ktap_parse() {
 	ktap_end
 }
 
-# perftest_compare APMU_LANE INTREE_LANE PREFIX: `perf test` on apmu beside the in-tree
-# driver (scripts/perftest-compare.py); section PREFIXperftest:compare
-perftest_compare() {
-	local line r=0 ref out=$ldir/$lane.perftest-compare.out
-	ktap_begin "${3}perftest:compare"
-	python3 "$APMU_TOP/scripts/perftest-compare.py" "$ldir/$1.log" "$ldir/$2.log" >"$out" 2>&1 ||
-		r=$?
+# compare_logs SCRIPT SECTION APMU_LANE INTREE_LANE: SCRIPT (scripts/*-compare.py, "PASS
+# ..."/"FAIL ..." lines) on the two lanes' logs, as section SECTION. A cached reference
+# log (vm_reference) that apmu did not match is dropped: the next run samples the in-tree
+# driver afresh
+compare_logs() {
+	local line r=0 ref out=$ldir/$lane.$1.out
+	ktap_begin "$2"
+	python3 "$APMU_TOP/scripts/$1" "$ldir/$3.log" "$ldir/$4.log" >"$out" 2>&1 || r=$?
 	while IFS= read -r line; do
 		case "$line" in
 		PASS\ *) ktap_pass "${line#PASS }" ;;
@@ -249,11 +250,9 @@ perftest_compare() {
 		esac
 	done <"$out"
 	# a crash of the script fails the section, whatever it printed before
-	[ $r = 0 ] || ktap_fail "perftest-compare.py exited with status $r"
-	# a reference log from the cache (vm_reference) that apmu did not match is dropped:
-	# the next run samples the in-tree driver afresh
+	[ $r = 0 ] || ktap_fail "$1 exited with status $r"
 	if { [ $r != 0 ] || grep -q '^FAIL ' "$out"; } &&
-	   ref=$(sed -n "s/^# $2: the reference boot's log of .*, reused (\(.*\))\$/\1/p" "$ldir/$2.log") &&
+	   ref=$(sed -n "s/^# $4: the reference boot's log of .*, reused (\(.*\))\$/\1/p" "$ldir/$4.log") &&
 	   [ -n "$ref" ]; then
 		rm -f "$ref"
 		echo "# the in-tree driver's log came from the cache: dropped, the next run samples it again"
@@ -261,30 +260,17 @@ perftest_compare() {
 	ktap_end
 }
 
+# perftest_compare APMU_LANE INTREE_LANE PREFIX: `perf test` on apmu beside the in-tree
+# driver (scripts/perftest-compare.py); section PREFIXperftest:compare
+perftest_compare() {
+	compare_logs perftest-compare.py "${3}perftest:compare" "$1" "$2"
+}
+
 # named_compare APMU_LANE INTREE_LANE PREFIX: a named core's events and metrics on apmu
 # beside the in-tree driver (scripts/named-compare.py, section PREFIXnamed:compare), then
 # their perf tests (perftest_compare, section PREFIXperftest:compare)
 named_compare() {
-	local line r=0 ref out=$ldir/$lane.named-compare.out
-	ktap_begin "${3}named:compare"
-	python3 "$APMU_TOP/scripts/named-compare.py" "$ldir/$1.log" "$ldir/$2.log" >"$out" 2>&1 ||
-		r=$?
-	while IFS= read -r line; do
-		case "$line" in
-		PASS\ *) ktap_pass "${line#PASS }" ;;
-		FAIL\ *) ktap_fail "${line#FAIL }" ;;
-		*) echo "# $line" | sed 's/^# # /# /' ;;
-		esac
-	done <"$out"
-	[ $r = 0 ] || ktap_fail "named-compare.py exited with status $r"
-	# as perftest_compare: a cached reference log apmu did not match is dropped
-	if { [ $r != 0 ] || grep -q '^FAIL ' "$out"; } &&
-	   ref=$(sed -n "s/^# $2: the reference boot's log of .*, reused (\(.*\))\$/\1/p" "$ldir/$2.log") &&
-	   [ -n "$ref" ]; then
-		rm -f "$ref"
-		echo "# the in-tree driver's log came from the cache: dropped, the next run samples it again"
-	fi
-	ktap_end
+	compare_logs named-compare.py "${3}named:compare" "$1" "$2"
 	perftest_compare "$@"
 }
 
