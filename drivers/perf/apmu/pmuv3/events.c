@@ -19,31 +19,31 @@
 				 APMU_FLD_MASK(long))
 
 static const u16 apmu_hw_map[PERF_COUNT_HW_MAX] = {
-	[PERF_COUNT_HW_CPU_CYCLES]		= 0x0011,	/* CPU_CYCLES */
-	[PERF_COUNT_HW_INSTRUCTIONS]		= 0x0008,	/* INST_RETIRED */
-	[PERF_COUNT_HW_CACHE_REFERENCES]	= 0x0004,	/* L1D_CACHE */
-	[PERF_COUNT_HW_CACHE_MISSES]		= 0x0003,	/* L1D_CACHE_REFILL */
-	[PERF_COUNT_HW_BRANCH_MISSES]		= 0x0010,	/* BR_MIS_PRED */
-	[PERF_COUNT_HW_BUS_CYCLES]		= 0x001d,	/* BUS_CYCLES */
-	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= 0x0023,	/* STALL_FRONTEND */
-	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= 0x0024,	/* STALL_BACKEND */
+	[PERF_COUNT_HW_CPU_CYCLES]		= ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+	[PERF_COUNT_HW_INSTRUCTIONS]		= ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+	[PERF_COUNT_HW_CACHE_REFERENCES]	= ARMV8_PMUV3_PERFCTR_L1D_CACHE,
+	[PERF_COUNT_HW_CACHE_MISSES]		= ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL,
+	[PERF_COUNT_HW_BRANCH_MISSES]		= ARMV8_PMUV3_PERFCTR_BR_MIS_PRED,
+	[PERF_COUNT_HW_BUS_CYCLES]		= ARMV8_PMUV3_PERFCTR_BUS_CYCLES,
+	[PERF_COUNT_HW_STALLED_CYCLES_FRONTEND]	= ARMV8_PMUV3_PERFCTR_STALL_FRONTEND,
+	[PERF_COUNT_HW_STALLED_CYCLES_BACKEND]	= ARMV8_PMUV3_PERFCTR_STALL_BACKEND,
 };
 
 /* C(): <linux/perf/arm_pmu.h>'s PERF_COUNT_HW_CACHE_ shorthand */
 static const u16 apmu_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_MAX]
 			       [PERF_COUNT_HW_CACHE_RESULT_MAX] = {
-	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)]	= 0x0004,	/* L1D_CACHE */
-	[C(L1D)][C(OP_READ)][C(RESULT_MISS)]	= 0x0003,	/* L1D_CACHE_REFILL */
-	[C(L1I)][C(OP_READ)][C(RESULT_ACCESS)]	= 0x0014,	/* L1I_CACHE */
-	[C(L1I)][C(OP_READ)][C(RESULT_MISS)]	= 0x0001,	/* L1I_CACHE_REFILL */
-	[C(DTLB)][C(OP_READ)][C(RESULT_ACCESS)]	= 0x0025,	/* L1D_TLB */
-	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)]	= 0x0005,	/* L1D_TLB_REFILL */
-	[C(ITLB)][C(OP_READ)][C(RESULT_ACCESS)]	= 0x0026,	/* L1I_TLB */
-	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)]	= 0x0002,	/* L1I_TLB_REFILL */
-	[C(LL)][C(OP_READ)][C(RESULT_ACCESS)]	= 0x0036,	/* LL_CACHE_RD */
-	[C(LL)][C(OP_READ)][C(RESULT_MISS)]	= 0x0037,	/* LL_CACHE_MISS_RD */
-	[C(BPU)][C(OP_READ)][C(RESULT_ACCESS)]	= 0x0012,	/* BR_PRED */
-	[C(BPU)][C(OP_READ)][C(RESULT_MISS)]	= 0x0010,	/* BR_MIS_PRED */
+	[C(L1D)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_L1D_CACHE,
+	[C(L1D)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL,
+	[C(L1I)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_L1I_CACHE,
+	[C(L1I)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_L1I_CACHE_REFILL,
+	[C(DTLB)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_L1D_TLB,
+	[C(DTLB)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_L1D_TLB_REFILL,
+	[C(ITLB)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_L1I_TLB,
+	[C(ITLB)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_L1I_TLB_REFILL,
+	[C(LL)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_LL_CACHE_RD,
+	[C(LL)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_LL_CACHE_MISS_RD,
+	[C(BPU)][C(OP_READ)][C(RESULT_ACCESS)]	= ARMV8_PMUV3_PERFCTR_BR_PRED,
+	[C(BPU)][C(OP_READ)][C(RESULT_MISS)]	= ARMV8_PMUV3_PERFCTR_BR_MIS_PRED,
 };
 
 /**
@@ -55,10 +55,12 @@ static const u16 apmu_cache_map[PERF_COUNT_HW_CACHE_MAX][PERF_COUNT_HW_CACHE_OP_
  */
 bool apmu_pmuv3_event_implemented(struct apmu_pmuv3 *pv, u16 evnum)
 {
-	if (evnum < 0x40)
+	const unsigned int ext = ARMV8_PMUV3_EXT_COMMON_EVENT_BASE;
+
+	if (evnum < ARMV8_PMUV3_MAX_COMMON_EVENTS)
 		return test_bit(evnum, pv->pmceid);
-	if (evnum >= 0x4000 && evnum < 0x4040)
-		return test_bit(64 + evnum - 0x4000, pv->pmceid);
+	if (evnum >= ext && evnum < ext + ARMV8_PMUV3_MAX_COMMON_EVENTS)
+		return test_bit(ARMV8_PMUV3_MAX_COMMON_EVENTS + evnum - ext, pv->pmceid);
 	return false;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_event_implemented);
@@ -150,7 +152,7 @@ static int apmu_map_config(struct apmu_pmuv3 *pv, struct perf_event *event)
 	}
 
 	if (cfg & ~APMU_FLD_MASK(event)) {
-		dev_dbg(pmu->dev, "config 0x%llx sets bits outside event=config:0-15\n", cfg);
+		dev_dbg(pmu->dev, "config 0x%llx sets bits outside the event field\n", cfg);
 		return -EINVAL;
 	}
 	return ATTR_CFG_GET_FLD(attr, event);
@@ -165,7 +167,7 @@ static int apmu_map_config(struct apmu_pmuv3 *pv, struct perf_event *event)
  * already stripped from config.
  * Return: the event number; -ENOENT when the type is not ours or a valid generic event
  * has no mapping here; -EINVAL for a generic config out of range, config bits outside
- * event=config:0-15, config1 bits outside its fields, any config2 or config3 bit, or
+ * the event field, config1 bits outside its fields, any config2 or config3 bit, or
  * CHAIN.
  */
 int apmu_pmuv3_map_event(struct perf_event *event)
@@ -193,7 +195,7 @@ int apmu_pmuv3_map_event(struct perf_event *event)
 		return -EINVAL;
 	}
 	if (evnum == ARMV8_PMUV3_PERFCTR_CHAIN) {
-		dev_dbg(dev, "CHAIN (0x1e) only counts as the odd half of a pair\n");
+		dev_dbg(dev, "CHAIN only counts as the odd half of a pair\n");
 		return -EINVAL;
 	}
 	return evnum;
