@@ -288,4 +288,25 @@ int apmu_event_idx(struct perf_event *event);
 void apmu_user_access_register(void);
 void apmu_user_access_unregister(void);
 
+/* A format/ field ATTR_CFG_FLD_<name>_*: its bits in its config word, its hex digits */
+#define APMU_FLD_MASK(name)	\
+	GENMASK_ULL(ATTR_CFG_FLD_##name##_HI, ATTR_CFG_FLD_##name##_LO)
+#define APMU_FLD_DIGITS(name)	\
+	DIV_ROUND_UP(ATTR_CFG_FLD_##name##_HI - ATTR_CFG_FLD_##name##_LO + 1, 4)
+
+/* core/sysfs.c: an events/ file, "event=0x<id>" in @digits hex digits (the event field's) */
+struct apmu_event_attr {
+	struct perf_pmu_events_attr pmu_attr;
+	unsigned int digits;
+};
+
+ssize_t apmu_event_show(struct device *dev, struct device_attribute *attr, char *buf);
+
+#define APMU_EVENT_ATTR(_name, _id, _digits)					\
+	(&((struct apmu_event_attr[]) {						\
+		{ .pmu_attr = { .attr = __ATTR(_name, 0444, apmu_event_show, NULL),	\
+				.id = _id },					\
+		  .digits = _digits }						\
+	})[0].pmu_attr.attr.attr)
+
 #endif /* __APMU_H */

@@ -122,10 +122,6 @@ static_assert((APMU_HWF_CHAIN & APMU_HWF_BACKEND) == APMU_HWF_CHAIN);
 #define ATTR_CFG_FLD_threshold_LO		5
 #define ATTR_CFG_FLD_threshold_HI		16
 
-/* The bits of a field in its config word */
-#define APMU_FLD_MASK(name)	\
-	GENMASK_ULL(ATTR_CFG_FLD_##name##_HI, ATTR_CFG_FLD_##name##_LO)
-
 /* The largest PMEVTYPER.TH value: 2^PMMIR.THWIDTH - 1, 0 without FEAT_PMUv3_TH */
 static inline u32 apmu_threshold_max(struct apmu_pmuv3 *pv)
 {

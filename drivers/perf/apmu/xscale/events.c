@@ -100,11 +100,12 @@ int apmu_xscale_map_event(struct perf_event *event)
 	}
 	return evt;
 raw:
-	if (config & ~0xffULL || config == APMU_XS_EVT_UNUSED) {
-		dev_dbg(pmu->dev, "raw event %#llx: only config[7:0], not 0xff\n", config);
+	if (config & ~APMU_FLD_MASK(event) || config == APMU_XS_EVT_UNUSED) {
+		dev_dbg(pmu->dev, "raw event %#llx: only the event field, not the idle select\n",
+			config);
 		return -EINVAL;
 	}
-	return config;
+	return ATTR_CFG_GET_FLD(attr, event);
 }
 
 /**

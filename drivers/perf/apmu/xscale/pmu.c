@@ -13,8 +13,7 @@
 
 #include "xscale.h"
 
-/* event=config:0-7: an 8-bit event select (EVTSEL evtCount<n>), 0xfe for CCNT */
-PMU_FORMAT_ATTR(event, "config:0-7");
+GEN_PMU_FORMAT_ATTR(event);
 
 static struct attribute *apmu_xs_format_attrs[] = {
 	&format_attr_event.attr,
@@ -26,17 +25,7 @@ static const struct attribute_group apmu_xs_format_group = {
 	.attrs = apmu_xs_format_attrs,
 };
 
-static ssize_t apmu_xs_event_show(struct device *dev, struct device_attribute *attr,
-				  char *buf)
-{
-	struct perf_pmu_events_attr *pmu_attr =
-		container_of(attr, struct perf_pmu_events_attr, attr);
-
-	return sysfs_emit(buf, "event=0x%02llx\n", pmu_attr->id);
-}
-
-#define APMU_XS_EVENT_ATTR(_name, _id)					\
-	PMU_EVENT_ATTR_ID(_name, apmu_xs_event_show, _id)
+#define APMU_XS_EVENT_ATTR(_name, _id)	APMU_EVENT_ATTR(_name, _id, APMU_FLD_DIGITS(event))
 
 /*
  * The events of the in-tree driver's enum xscale_perf_types, lower-cased: both layouts
@@ -44,26 +33,26 @@ static ssize_t apmu_xs_event_show(struct device *dev, struct device_attribute *a
  * but the cycle counter, as in-tree.
  */
 static struct attribute *apmu_xs_event_attrs[] = {
-	APMU_XS_EVENT_ATTR(icache_miss, 0x00),
-	APMU_XS_EVENT_ATTR(icache_no_deliver, 0x01),
-	APMU_XS_EVENT_ATTR(data_stall, 0x02),
-	APMU_XS_EVENT_ATTR(itlb_miss, 0x03),
-	APMU_XS_EVENT_ATTR(dtlb_miss, 0x04),
-	APMU_XS_EVENT_ATTR(branch, 0x05),
-	APMU_XS_EVENT_ATTR(branch_miss, 0x06),
-	APMU_XS_EVENT_ATTR(instruction, 0x07),
-	APMU_XS_EVENT_ATTR(dcache_full_stall, 0x08),
-	APMU_XS_EVENT_ATTR(dcache_full_stall_contig, 0x09),
-	APMU_XS_EVENT_ATTR(dcache_access, 0x0a),
-	APMU_XS_EVENT_ATTR(dcache_miss, 0x0b),
-	APMU_XS_EVENT_ATTR(dcache_write_back, 0x0c),
-	APMU_XS_EVENT_ATTR(pc_changed, 0x0d),
-	APMU_XS_EVENT_ATTR(bcu_request, 0x10),
-	APMU_XS_EVENT_ATTR(bcu_full, 0x11),
-	APMU_XS_EVENT_ATTR(bcu_drain, 0x12),
-	APMU_XS_EVENT_ATTR(bcu_ecc_no_elog, 0x14),
-	APMU_XS_EVENT_ATTR(bcu_1_bit_err, 0x15),
-	APMU_XS_EVENT_ATTR(rmw, 0x16),
+	APMU_XS_EVENT_ATTR(icache_miss, APMU_XS_EVT_ICACHE_MISS),
+	APMU_XS_EVENT_ATTR(icache_no_deliver, APMU_XS_EVT_ICACHE_NO_DELIVER),
+	APMU_XS_EVENT_ATTR(data_stall, APMU_XS_EVT_DATA_STALL),
+	APMU_XS_EVENT_ATTR(itlb_miss, APMU_XS_EVT_ITLB_MISS),
+	APMU_XS_EVENT_ATTR(dtlb_miss, APMU_XS_EVT_DTLB_MISS),
+	APMU_XS_EVENT_ATTR(branch, APMU_XS_EVT_BRANCH),
+	APMU_XS_EVENT_ATTR(branch_miss, APMU_XS_EVT_BRANCH_MISS),
+	APMU_XS_EVENT_ATTR(instruction, APMU_XS_EVT_INSTRUCTION),
+	APMU_XS_EVENT_ATTR(dcache_full_stall, APMU_XS_EVT_DCACHE_FULL_STALL),
+	APMU_XS_EVENT_ATTR(dcache_full_stall_contig, APMU_XS_EVT_DCACHE_FULL_STALL_CONTIG),
+	APMU_XS_EVENT_ATTR(dcache_access, APMU_XS_EVT_DCACHE_ACCESS),
+	APMU_XS_EVENT_ATTR(dcache_miss, APMU_XS_EVT_DCACHE_MISS),
+	APMU_XS_EVENT_ATTR(dcache_write_back, APMU_XS_EVT_DCACHE_WRITE_BACK),
+	APMU_XS_EVENT_ATTR(pc_changed, APMU_XS_EVT_PC_CHANGED),
+	APMU_XS_EVENT_ATTR(bcu_request, APMU_XS_EVT_BCU_REQUEST),
+	APMU_XS_EVENT_ATTR(bcu_full, APMU_XS_EVT_BCU_FULL),
+	APMU_XS_EVENT_ATTR(bcu_drain, APMU_XS_EVT_BCU_DRAIN),
+	APMU_XS_EVENT_ATTR(bcu_ecc_no_elog, APMU_XS_EVT_BCU_ECC_NO_ELOG),
+	APMU_XS_EVENT_ATTR(bcu_1_bit_err, APMU_XS_EVT_BCU_1_BIT_ERR),
+	APMU_XS_EVENT_ATTR(rmw, APMU_XS_EVT_RMW),
 	APMU_XS_EVENT_ATTR(ccnt, APMU_XS_EVT_CCNT),
 	NULL,
 };

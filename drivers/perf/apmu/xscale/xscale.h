@@ -11,6 +11,7 @@
 #include <linux/bits.h>
 
 #include "../apmu.h"
+#include "../compat.h"
 
 /*
  * Counter indexes are XScale2's INTEN/FLAG bit numbers: CCNT 0, PMN<n> n + 1. XScale1
@@ -21,19 +22,38 @@
 #define APMU_XS1_NR_IDX		3
 #define APMU_XS2_NR_IDX		5
 
-/* Event numbers (the in-tree arm_xscale_pmu.c names) */
-#define APMU_XS_EVT_ICACHE_MISS		0x00
-#define APMU_XS_EVT_ICACHE_NO_DELIVER	0x01
-#define APMU_XS_EVT_DATA_STALL		0x02
-#define APMU_XS_EVT_ITLB_MISS		0x03
-#define APMU_XS_EVT_DTLB_MISS		0x04
-#define APMU_XS_EVT_BRANCH		0x05
-#define APMU_XS_EVT_BRANCH_MISS		0x06
-#define APMU_XS_EVT_INSTRUCTION		0x07
-#define APMU_XS_EVT_DCACHE_ACCESS	0x0a
-#define APMU_XS_EVT_DCACHE_MISS		0x0b
-#define APMU_XS_EVT_CCNT		0xfe	/* not a select: the cycle counter */
-#define APMU_XS_EVT_UNUSED		0xff	/* counts nothing: an idle counter's select */
+/* Event numbers (the in-tree arm_xscale_pmu.c enum xscale_perf_types) */
+#define APMU_XS_EVT_ICACHE_MISS			0x00
+#define APMU_XS_EVT_ICACHE_NO_DELIVER		0x01
+#define APMU_XS_EVT_DATA_STALL			0x02
+#define APMU_XS_EVT_ITLB_MISS			0x03
+#define APMU_XS_EVT_DTLB_MISS			0x04
+#define APMU_XS_EVT_BRANCH			0x05
+#define APMU_XS_EVT_BRANCH_MISS			0x06
+#define APMU_XS_EVT_INSTRUCTION			0x07
+#define APMU_XS_EVT_DCACHE_FULL_STALL		0x08
+#define APMU_XS_EVT_DCACHE_FULL_STALL_CONTIG	0x09
+#define APMU_XS_EVT_DCACHE_ACCESS		0x0a
+#define APMU_XS_EVT_DCACHE_MISS			0x0b
+#define APMU_XS_EVT_DCACHE_WRITE_BACK		0x0c
+#define APMU_XS_EVT_PC_CHANGED			0x0d
+#define APMU_XS_EVT_BCU_REQUEST			0x10
+#define APMU_XS_EVT_BCU_FULL			0x11
+#define APMU_XS_EVT_BCU_DRAIN			0x12
+#define APMU_XS_EVT_BCU_ECC_NO_ELOG		0x14
+#define APMU_XS_EVT_BCU_1_BIT_ERR		0x15
+#define APMU_XS_EVT_RMW				0x16
+#define APMU_XS_EVT_CCNT			0xfe	/* not a select: the cycle counter */
+#define APMU_XS_EVT_UNUSED			0xff	/* an idle counter's select */
+
+/*
+ * format/: the one field, declared once: GEN_PMU_FORMAT_ATTR() makes its sysfs file
+ * (pmu.c), ATTR_CFG_GET_FLD() and APMU_FLD_MASK() decode the attribute (events.c).
+ * An 8-bit event select (EVTSEL evtCount<n>, PMNC evtCount0/1), or APMU_XS_EVT_CCNT.
+ */
+#define ATTR_CFG_FLD_event_CFG		config
+#define ATTR_CFG_FLD_event_LO		0
+#define ATTR_CFG_FLD_event_HI		7
 
 /*
  * PMNC (both layouts): E enables every counter, P and C zero the event counters and
