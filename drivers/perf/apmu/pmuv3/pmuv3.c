@@ -6,17 +6,19 @@
  * (from the accessor header) selects the AArch32 rules: 32-bit PMCCNTR and event
  * counters, PMUv3 from ID_DFR0.PerfMon 3, no thresholds and no EL0 reads.
  *
- * The KUnit module compiles this file a second time, against its register model
- * (tests/pmuv3_model_access.h, which provides the accessors and APMU_PMUV3_ACCESSORS),
- * as apmu_pmuv3_model_ops: apmu.ko holds no model code and no dispatch per register.
+ * The KUnit module compiles this file again against its register model, as
+ * apmu_pmuv3_model_ops: it names the model's accessor header in APMU_PMUV3_ACCESSORS_H
+ * (tests/pmuv3_model_access.h), included here in place of the arch's. apmu.ko holds no
+ * model code and no dispatch per register.
  */
 /* the accessors first: arch_arm.h must precede <asm/arm_pmuv3.h> */
-#ifndef APMU_PMUV3_ACCESSORS
-#ifdef CONFIG_ARM64
+#if defined(APMU_PMUV3_ACCESSORS_H)
+#include APMU_PMUV3_ACCESSORS_H
+#elif defined(CONFIG_ARM64)
 #include "arch_arm64.h"
+#include "arch_system.h"
 #else
 #include "arch_arm.h"
-#endif
 #include "arch_system.h"
 #endif
 

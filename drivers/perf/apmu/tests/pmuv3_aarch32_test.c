@@ -9,7 +9,7 @@
  * AArch32 register behaviour is the model's (Arm ARM, the AArch32 PMU registers).
  */
 #define APMU_PMUV3_AARCH32	1
-#include "pmuv3_model_access.h"
+#define APMU_PMUV3_ACCESSORS_H	"../tests/pmuv3_model_access.h"
 #define APMU_PMUV3_OPS		apmu_pmuv3_a32_model_ops
 #include "../pmuv3/pmuv3.c"
 

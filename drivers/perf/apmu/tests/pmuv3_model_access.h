@@ -2,22 +2,25 @@
 /*
  * The PMUv3 backend's register accessors on the KUnit register model: the names and
  * signatures of <asm/arm_pmuv3.h>, each one register access of the model selected with
- * apmu_model_select(). Included first by the file that compiles the backend for the
- * tests (pmuv3_test.c), it stands in for <asm/arm_pmuv3.h>, whose include guard it
- * takes; the backend then skips its own arch accessors (APMU_PMUV3_ACCESSORS).
+ * apmu_model_select(). The file that compiles the backend for the tests names this
+ * header in APMU_PMUV3_ACCESSORS_H before including ../pmuv3/pmuv3.c, which then
+ * includes it in place of its arch accessors (pmuv3/arch_arm64.h, arch_arm.h).
  *
- * The file that defines APMU_PMUV3_AARCH32 to 1 before including this header
- * (pmuv3_aarch32_test.c) gets the accessors of 32-bit Arm instead (pmuv3/arch_arm.h over
- * <asm/arm_pmuv3.h> of arch/arm), on the model's AArch32 view (apmu_model_init_aarch32()):
- * ID_DFR0.PerfMon, PMCCNTR through its 32-bit encoding, PMCEID2/3, 32-bit registers.
+ * The kernel's own header is read first, unchanged; each model accessor is a function of
+ * its own (apmu_mdl_<name>) and the kernel's name is defined to it, so the backend's
+ * calls reach the model and the kernel's inline functions stay unused.
+ *
+ * The file that defines APMU_PMUV3_AARCH32 to 1 first (pmuv3_aarch32_test.c) gets the
+ * accessors of 32-bit Arm (pmuv3/arch_arm.h over <asm/arm_pmuv3.h> of arch/arm), on the
+ * model's AArch32 view (apmu_model_init_aarch32()): ID_DFR0.PerfMon, PMCCNTR through its
+ * 32-bit encoding, PMCEID2/3, 32-bit registers.
  */
 #ifndef __APMU_PMUV3_MODEL_ACCESS_H
 #define __APMU_PMUV3_MODEL_ACCESS_H
 
-#define __ASM_PMUV3_H
-#define APMU_PMUV3_ACCESSORS
-
 #include <linux/bitfield.h>
+#include <linux/bug.h>			/* WARN(), which 32-bit Arm's header needs */
+#include <linux/perf/arm_pmuv3.h>	/* and <asm/arm_pmuv3.h>: the names taken below */
 
 #include "pmuv3_model.h"
 
@@ -35,6 +38,82 @@
 #define APMU_PMUV3_AARCH32	0
 #endif
 
+/* The accessors both views share: the same register, width and signature */
+static inline u64 apmu_mdl_read_pmcr(void)
+{
+	return apmu_model_read(APMU_R_PMCR, 0);
+}
+
+static inline void apmu_mdl_write_pmcr(u64 val)
+{
+	apmu_model_write(APMU_R_PMCR, 0, val);
+}
+
+static inline void apmu_mdl_write_pmcntenset(u64 val)
+{
+	apmu_model_write(APMU_R_PMCNTENSET, 0, val);
+}
+
+static inline void apmu_mdl_write_pmcntenclr(u64 val)
+{
+	apmu_model_write(APMU_R_PMCNTENCLR, 0, val);
+}
+
+static inline void apmu_mdl_write_pmintenset(u64 val)
+{
+	apmu_model_write(APMU_R_PMINTENSET, 0, val);
+}
+
+static inline void apmu_mdl_write_pmintenclr(u64 val)
+{
+	apmu_model_write(APMU_R_PMINTENCLR, 0, val);
+}
+
+static inline void apmu_mdl_write_pmovsclr(u64 val)
+{
+	apmu_model_write(APMU_R_PMOVSCLR, 0, val);
+}
+
+static inline void apmu_mdl_write_pmccfiltr(u64 val)
+{
+	apmu_model_write(APMU_R_PMCCFILTR, 0, val);
+}
+
+/*
+ * FEAT_PMUv3_ICNTR is AArch64-only: 32-bit Arm has empty stubs, which the backend must
+ * never need. From the AArch32 view any call reaches the model, where PMICNTR/PMICFILTR
+ * are UNDEFINED and fail the test.
+ */
+static inline u64 apmu_mdl_read_pmicntr(void)
+{
+	return apmu_model_read(APMU_R_PMICNTR, 0);
+}
+
+static inline void apmu_mdl_write_pmicntr(u64 val)
+{
+	apmu_model_write(APMU_R_PMICNTR, 0, val);
+}
+
+static inline void apmu_mdl_write_pmicfiltr(u64 val)
+{
+	apmu_model_write(APMU_R_PMICFILTR, 0, val);
+}
+
+static inline unsigned long apmu_mdl_read_pmevcntrn(int n)
+{
+	return apmu_model_read(APMU_R_PMEVCNTR, n);
+}
+
+static inline unsigned long apmu_mdl_read_pmmir(void)
+{
+	return apmu_model_read(APMU_R_PMMIR, 0);
+}
+
+static inline void apmu_mdl_write_pmuacr(u64 val)
+{
+	apmu_model_write(APMU_R_PMUACR, 0, val);
+}
+
 #if APMU_PMUV3_AARCH32
 /*
  * AArch32, as pmuv3/arch_arm.h and arch/arm's <asm/arm_pmuv3.h> reach the registers. The
@@ -44,256 +123,148 @@
  * values are the exception: an MCR to PMEVCNTR<n> or to PMCCNTR's 32-bit encoding writes
  * bits [31:0] by definition, and the backend relies on that, so they are cut here.
  */
-static inline u64 read_pmcr(void)
-{
-	return apmu_model_read(APMU_R_PMCR, 0);
-}
-
-static inline void write_pmcr(u64 val)
-{
-	apmu_model_write(APMU_R_PMCR, 0, val);
-}
-
-static inline void write_pmcntenset(u64 val)
-{
-	apmu_model_write(APMU_R_PMCNTENSET, 0, val);
-}
-
-static inline void write_pmcntenclr(u64 val)
-{
-	apmu_model_write(APMU_R_PMCNTENCLR, 0, val);
-}
-
-static inline void write_pmintenset(u64 val)
-{
-	apmu_model_write(APMU_R_PMINTENSET, 0, val);
-}
-
-static inline void write_pmintenclr(u64 val)
-{
-	apmu_model_write(APMU_R_PMINTENCLR, 0, val);
-}
 
 /* PMOVSR (MRC/MCR p15, 0, <Rt>, c9, c12, 3), the W1C view */
-static inline u32 read_pmovsclr(void)
+static inline u32 apmu_mdl_read_pmovsclr(void)
 {
 	return apmu_model_read(APMU_R_PMOVSCLR, 0);
 }
 
-static inline void write_pmovsclr(u64 val)
-{
-	apmu_model_write(APMU_R_PMOVSCLR, 0, val);
-}
-
-static inline void write_pmuserenr(u64 val)
+static inline void apmu_mdl_write_pmuserenr(u64 val)
 {
 	apmu_model_write(APMU_R_PMUSERENR, 0, val);
 }
 
 /* PMCCNTR through MRC/MCR p15, 0, <Rt>, c9, c13, 0, as pmuv3/arch_arm.h does */
-static inline u64 read_pmccntr(void)
+static inline u64 apmu_mdl_read_pmccntr(void)
 {
 	return apmu_model_read(APMU_R_PMCCNTR32, 0);
 }
 
-static inline void write_pmccntr(u64 val)
+static inline void apmu_mdl_write_pmccntr(u64 val)
 {
 	apmu_model_write(APMU_R_PMCCNTR32, 0, lower_32_bits(val));
 }
 
-static inline void write_pmccfiltr(u64 val)
-{
-	apmu_model_write(APMU_R_PMCCFILTR, 0, val);
-}
-
-/*
- * FEAT_PMUv3_ICNTR is AArch64-only: 32-bit Arm has empty stubs here, which the backend
- * must never need. Any call reaches the model, where PMICNTR/PMICFILTR are UNDEFINED
- * from AArch32 and fail the test.
- */
-static inline u64 read_pmicntr(void)
-{
-	return apmu_model_read(APMU_R_PMICNTR, 0);
-}
-
-static inline void write_pmicntr(u64 val)
-{
-	apmu_model_write(APMU_R_PMICNTR, 0, val);
-}
-
-static inline void write_pmicfiltr(u64 val)
-{
-	apmu_model_write(APMU_R_PMICFILTR, 0, val);
-}
-
-static inline unsigned long read_pmevcntrn(int n)
-{
-	return apmu_model_read(APMU_R_PMEVCNTR, n);
-}
-
-static inline void write_pmevcntrn(int n, u64 val)
+static inline void apmu_mdl_write_pmevcntrn(int n, u64 val)
 {
 	apmu_model_write(APMU_R_PMEVCNTR, n, lower_32_bits(val));
 }
 
-static inline void write_pmevtypern(int n, u64 val)
+static inline void apmu_mdl_write_pmevtypern(int n, u64 val)
 {
 	apmu_model_write(APMU_R_PMEVTYPER, n, val);
 }
 
 /* ID_DFR0.PerfMon, bits [27:24] (arch/arm's read_pmuver()) */
-static inline u32 read_pmuver(void)
+static inline u32 apmu_mdl_read_pmuver(void)
 {
 	return FIELD_GET(APMU_MODEL_ID_DFR0_PERFMON, apmu_model_read(APMU_R_ID_DFR0, 0));
 }
 
 /* PMCEID0, and PMCEID2 as bits [63:32] from PMUv3p1, as arch/arm's read_pmceid0() */
-static inline u64 read_pmceid0(void)
+static inline u64 apmu_mdl_read_pmceid0(void)
 {
 	u64 val = apmu_model_read(APMU_R_PMCEID0, 0);
 
-	if (read_pmuver() >= APMU_MODEL_PMUVER_V3P1)
+	if (apmu_mdl_read_pmuver() >= APMU_MODEL_PMUVER_V3P1)
 		val |= apmu_model_read(APMU_R_PMCEID2, 0) << 32;
 	return val;
 }
 
-static inline u64 read_pmceid1(void)
+static inline u64 apmu_mdl_read_pmceid1(void)
 {
 	u64 val = apmu_model_read(APMU_R_PMCEID1, 0);
 
-	if (read_pmuver() >= APMU_MODEL_PMUVER_V3P1)
+	if (apmu_mdl_read_pmuver() >= APMU_MODEL_PMUVER_V3P1)
 		val |= apmu_model_read(APMU_R_PMCEID3, 0) << 32;
 	return val;
 }
 
-static inline unsigned long read_pmmir(void)
-{
-	return apmu_model_read(APMU_R_PMMIR, 0);
-}
-
 /* No AArch32 ID field for FEAT_PMUv3_ICNTR: false, without a register access */
-static inline bool pmuv3_has_icntr(void)
+static inline bool apmu_mdl_pmuv3_has_icntr(void)
 {
 	return false;
 }
 
 #else /* !APMU_PMUV3_AARCH32 */
 
-static inline u64 read_pmcr(void)
-{
-	return apmu_model_read(APMU_R_PMCR, 0);
-}
-
-static inline void write_pmcr(u64 val)
-{
-	apmu_model_write(APMU_R_PMCR, 0, val);
-}
-
-static inline void write_pmcntenset(u64 val)
-{
-	apmu_model_write(APMU_R_PMCNTENSET, 0, val);
-}
-
-static inline void write_pmcntenclr(u64 val)
-{
-	apmu_model_write(APMU_R_PMCNTENCLR, 0, val);
-}
-
-static inline void write_pmintenset(u64 val)
-{
-	apmu_model_write(APMU_R_PMINTENSET, 0, val);
-}
-
-static inline void write_pmintenclr(u64 val)
-{
-	apmu_model_write(APMU_R_PMINTENCLR, 0, val);
-}
-
-static inline u64 read_pmovsclr(void)
+static inline u64 apmu_mdl_read_pmovsclr(void)
 {
 	return apmu_model_read(APMU_R_PMOVSCLR, 0);
 }
 
-static inline void write_pmovsclr(u64 val)
-{
-	apmu_model_write(APMU_R_PMOVSCLR, 0, val);
-}
-
-static inline void write_pmuserenr(u32 val)
+static inline void apmu_mdl_write_pmuserenr(u32 val)
 {
 	apmu_model_write(APMU_R_PMUSERENR, 0, val);
 }
 
-static inline u64 read_pmccntr(void)
+static inline u64 apmu_mdl_read_pmccntr(void)
 {
 	return apmu_model_read(APMU_R_PMCCNTR, 0);
 }
 
-static inline void write_pmccntr(u64 val)
+static inline void apmu_mdl_write_pmccntr(u64 val)
 {
 	apmu_model_write(APMU_R_PMCCNTR, 0, val);
 }
 
-static inline void write_pmccfiltr(u64 val)
-{
-	apmu_model_write(APMU_R_PMCCFILTR, 0, val);
-}
-
-static inline u64 read_pmicntr(void)
-{
-	return apmu_model_read(APMU_R_PMICNTR, 0);
-}
-
-static inline void write_pmicntr(u64 val)
-{
-	apmu_model_write(APMU_R_PMICNTR, 0, val);
-}
-
-static inline void write_pmicfiltr(u64 val)
-{
-	apmu_model_write(APMU_R_PMICFILTR, 0, val);
-}
-
-static inline unsigned long read_pmevcntrn(int n)
-{
-	return apmu_model_read(APMU_R_PMEVCNTR, n);
-}
-
-static inline void write_pmevcntrn(int n, unsigned long val)
+static inline void apmu_mdl_write_pmevcntrn(int n, unsigned long val)
 {
 	apmu_model_write(APMU_R_PMEVCNTR, n, val);
 }
 
-static inline void write_pmevtypern(int n, unsigned long val)
+static inline void apmu_mdl_write_pmevtypern(int n, unsigned long val)
 {
 	apmu_model_write(APMU_R_PMEVTYPER, n, val);
 }
 
-static inline u64 read_pmceid0(void)
+static inline u64 apmu_mdl_read_pmceid0(void)
 {
 	return apmu_model_read(APMU_R_PMCEID0, 0);
 }
 
-static inline u64 read_pmceid1(void)
+static inline u64 apmu_mdl_read_pmceid1(void)
 {
 	return apmu_model_read(APMU_R_PMCEID1, 0);
 }
 
-static inline unsigned long read_pmmir(void)
-{
-	return apmu_model_read(APMU_R_PMMIR, 0);
-}
-
-static inline u32 read_pmuver(void)
+static inline u32 apmu_mdl_read_pmuver(void)
 {
 	return FIELD_GET(APMU_DFR0_PMUVER, apmu_model_read(APMU_R_DFR0, 0));
 }
 
-static inline bool pmuv3_has_icntr(void)
+static inline bool apmu_mdl_pmuv3_has_icntr(void)
 {
 	return FIELD_GET(APMU_DFR1_PMICNTR, apmu_model_read(APMU_R_DFR1, 0)) != 0;
 }
 #endif /* APMU_PMUV3_AARCH32 */
+
+/* The kernel's accessor names, and those apmu adds for older kernels, to the model's */
+#define read_pmcr		apmu_mdl_read_pmcr
+#define write_pmcr		apmu_mdl_write_pmcr
+#define write_pmcntenset	apmu_mdl_write_pmcntenset
+#define write_pmcntenclr	apmu_mdl_write_pmcntenclr
+#define write_pmintenset	apmu_mdl_write_pmintenset
+#define write_pmintenclr	apmu_mdl_write_pmintenclr
+#define read_pmovsclr		apmu_mdl_read_pmovsclr
+#define write_pmovsclr		apmu_mdl_write_pmovsclr
+#define write_pmuserenr		apmu_mdl_write_pmuserenr
+#define read_pmccntr		apmu_mdl_read_pmccntr
+#define write_pmccntr		apmu_mdl_write_pmccntr
+#define write_pmccfiltr		apmu_mdl_write_pmccfiltr
+#define read_pmicntr		apmu_mdl_read_pmicntr
+#define write_pmicntr		apmu_mdl_write_pmicntr
+#define write_pmicfiltr		apmu_mdl_write_pmicfiltr
+#define read_pmevcntrn		apmu_mdl_read_pmevcntrn
+#define write_pmevcntrn		apmu_mdl_write_pmevcntrn
+#define write_pmevtypern	apmu_mdl_write_pmevtypern
+#define read_pmceid0		apmu_mdl_read_pmceid0
+#define read_pmceid1		apmu_mdl_read_pmceid1
+#define read_pmmir		apmu_mdl_read_pmmir
+#define read_pmuver		apmu_mdl_read_pmuver
+#define pmuv3_has_icntr		apmu_mdl_pmuv3_has_icntr
+#define write_pmuacr		apmu_mdl_write_pmuacr
 
 /*
  * The model implements the architecture, not QEMU's shortcuts: by default it gets no quirk
@@ -307,11 +278,6 @@ static inline u32 apmu_pmuv3_midr(void)
 static inline bool apmu_pmuv3_machine_is(const char *compat)
 {
 	return false;
-}
-
-static inline void write_pmuacr(u64 val)
-{
-	apmu_model_write(APMU_R_PMUACR, 0, val);
 }
 
 /* The model's system is no KVM guest: the quirk table's tests give theirs */

@@ -4,7 +4,7 @@
  * the backend itself (../pmuv3/pmuv3.c) against the model's accessors, as
  * apmu_pmuv3_model_ops, which the core's tests drive too.
  */
-#include "pmuv3_model_access.h"
+#define APMU_PMUV3_ACCESSORS_H	"../tests/pmuv3_model_access.h"
 #define APMU_PMUV3_OPS		apmu_pmuv3_model_ops
 #include "../pmuv3/pmuv3.c"
 
