@@ -43,23 +43,20 @@ static void generic_events_need_pmceid(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), -ENOENT);
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES), -ENOENT);
 
-	__set_bit(0x11, t->pv.pmceid);		/* CPU_CYCLES */
-	__set_bit(0x03, t->pv.pmceid);		/* L1D_CACHE_REFILL */
-	__set_bit(0x24, t->pv.pmceid);		/* STALL_BACKEND */
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES), 0x11);
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES), 0x03);
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE,
-				  PERF_COUNT_HW_STALLED_CYCLES_BACKEND), 0x24);
-	/* no PMUv3 mapping at all, implemented or not */
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES),
-			-ENOENT);
-	/* out of range is a bad config (-EINVAL), as in-tree and on x86 */
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX), -EINVAL);
+	__set_bit(ARMV8_PMUV3_PERFCTR_CPU_CYCLES, t->pv.pmceid);
+	__set_bit(ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL, t->pv.pmceid);
+	__set_bit(ARMV8_PMUV3_PERFCTR_STALL_BACKEND, t->pv.pmceid);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES),
+			ARMV8_PMUV3_PERFCTR_CPU_CYCLES);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_MISSES),
+			ARMV8_PMUV3_PERFCTR_L1D_CACHE_REFILL);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, PERF_COUNT_HW_STALLED_CYCLES_BACKEND),
+			ARMV8_PMUV3_PERFCTR_STALL_BACKEND);
 }
 
 /*
- * branches: BR_RETIRED (0x21) where PMCEID has it, else PC_WRITE_RETIRED (0x0c), else
- * unsupported, as in-tree (__armv8_pmuv3_map_event_id()); the Cortex-A53 has only 0x0c.
+ * branches: BR_RETIRED where PMCEID has it, else PC_WRITE_RETIRED, else unsupported, as
+ * in-tree (__armv8_pmuv3_map_event_id()); the Cortex-A53 has only PC_WRITE_RETIRED.
  */
 static void branches_br_retired_or_pc_write(struct kunit *test)
 {
@@ -67,25 +64,12 @@ static void branches_br_retired_or_pc_write(struct kunit *test)
 	const u64 br = PERF_COUNT_HW_BRANCH_INSTRUCTIONS;
 
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), -ENOENT);
-	__set_bit(0x0c, t->pv.pmceid);		/* PC_WRITE_RETIRED */
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), 0x0c);
-	__set_bit(0x21, t->pv.pmceid);		/* BR_RETIRED */
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), 0x21);
-	__clear_bit(0x0c, t->pv.pmceid);
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), 0x21);
-}
-
-/* config3 has no field: any bit set is an error, as for config2 */
-static void config3_refused(struct kunit *test)
-{
-	struct events_test *t = events_setup(test);
-
-	t->event.attr.config3 = 0;
-	KUNIT_EXPECT_EQ(test, map(t, 42, 0x11), 0x11);
-	t->event.attr.config3 = 1;
-	KUNIT_EXPECT_EQ(test, map(t, 42, 0x11), -EINVAL);
-	t->event.attr.config3 = BIT_ULL(63);
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_RAW, 0x11), -EINVAL);
+	__set_bit(ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED, t->pv.pmceid);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED);
+	__set_bit(ARMV8_PMUV3_PERFCTR_BR_RETIRED, t->pv.pmceid);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), ARMV8_PMUV3_PERFCTR_BR_RETIRED);
+	__clear_bit(ARMV8_PMUV3_PERFCTR_PC_WRITE_RETIRED, t->pv.pmceid);
+	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_HARDWARE, br), ARMV8_PMUV3_PERFCTR_BR_RETIRED);
 }
 
 static void cache_events(struct kunit *test)
@@ -93,22 +77,17 @@ static void cache_events(struct kunit *test)
 	struct events_test *t = events_setup(test);
 	const u32 c = PERF_TYPE_HW_CACHE;
 
-	__set_bit(0x36, t->pv.pmceid);		/* LL_CACHE_RD */
-	__set_bit(0x37, t->pv.pmceid);		/* LL_CACHE_MISS_RD */
-	__set_bit(0x25, t->pv.pmceid);		/* L1D_TLB */
-	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 0)), 0x36);
-	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 1)), 0x37);
-	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, 0, 0)), 0x25);
-	/* mapped but not implemented, and writes with no mapping: not supported here */
+	__set_bit(ARMV8_PMUV3_PERFCTR_LL_CACHE_RD, t->pv.pmceid);
+	__set_bit(ARMV8_PMUV3_PERFCTR_LL_CACHE_MISS_RD, t->pv.pmceid);
+	__set_bit(ARMV8_PMUV3_PERFCTR_L1D_TLB, t->pv.pmceid);
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 0)),
+			ARMV8_PMUV3_PERFCTR_LL_CACHE_RD);
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 1)),
+			ARMV8_PMUV3_PERFCTR_LL_CACHE_MISS_RD);
+	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_DTLB, 0, 0)),
+			ARMV8_PMUV3_PERFCTR_L1D_TLB);
+	/* mapped but not implemented: not supported here */
 	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_L1D, 0, 0)), -ENOENT);
-	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 1, 0)), -ENOENT);
-	/* malformed configs: a field out of range is -EINVAL, as in-tree */
-	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_MAX, 0, 0)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(0, PERF_COUNT_HW_CACHE_OP_MAX, 0)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(0, 0, PERF_COUNT_HW_CACHE_RESULT_MAX)),
-			-EINVAL);
-	KUNIT_EXPECT_EQ(test, map(t, c, BIT_ULL(24) | HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 0)),
-			-EINVAL);
 }
 
 /* The device tree entry of @compat (models.c), as the platform driver matches it */
@@ -125,9 +104,9 @@ static const struct apmu_pmuv3_model *model_of(struct kunit *test, const char *c
 
 /*
  * A core's own cache events (the in-tree per-core maps), only where the common event is
- * not implemented, as in-tree: a Cortex-A72 without L1D_CACHE (0x04) counts L1-dcache-loads
- * as L1D_CACHE_RD (0x40), and its stores, which the common map lacks, as L1D_CACHE_WR; a
- * Cortex-A53 has node-loads as BUS_ACCESS_RD (0x60); the generic core has neither.
+ * not implemented, as in-tree: a Cortex-A72 without L1D_CACHE counts L1-dcache-loads as
+ * L1D_CACHE_RD, and its stores, which the common map lacks, as L1D_CACHE_WR; a Cortex-A53
+ * has node-loads as BUS_ACCESS_RD; the generic core has neither.
  */
 static void core_cache_maps(struct kunit *test)
 {
@@ -137,20 +116,20 @@ static void core_cache_maps(struct kunit *test)
 	const u64 l1d_store = HW_CACHE(PERF_COUNT_HW_CACHE_L1D, 1, 0);
 	const u64 node_load = HW_CACHE(PERF_COUNT_HW_CACHE_NODE, 0, 0);
 
-	__set_bit(0x00, t->pv.pmceid);		/* SW_INCR: every real core has it */
+	__set_bit(ARMV8_PMUV3_PERFCTR_SW_INCR, t->pv.pmceid);	/* every real core has it */
 	t->pv.model = model_of(test, "arm,cortex-a72-pmu");
 	KUNIT_ASSERT_NOT_NULL(test, t->pv.model);
 	KUNIT_EXPECT_STREQ(test, t->pv.model->name, "apmu_armv8_cortex_a72");
-	KUNIT_EXPECT_EQ(test, map(t, c, l1d_load), 0x40);
-	KUNIT_EXPECT_EQ(test, map(t, c, l1d_store), 0x41);
-	__set_bit(0x04, t->pv.pmceid);		/* L1D_CACHE: the common event wins */
-	KUNIT_EXPECT_EQ(test, map(t, c, l1d_load), 0x04);
+	KUNIT_EXPECT_EQ(test, map(t, c, l1d_load), ARMV8_IMPDEF_PERFCTR_L1D_CACHE_RD);
+	KUNIT_EXPECT_EQ(test, map(t, c, l1d_store), ARMV8_IMPDEF_PERFCTR_L1D_CACHE_WR);
+	__set_bit(ARMV8_PMUV3_PERFCTR_L1D_CACHE, t->pv.pmceid);	/* the common event wins */
+	KUNIT_EXPECT_EQ(test, map(t, c, l1d_load), ARMV8_PMUV3_PERFCTR_L1D_CACHE);
 	/* LL has no A72 entry: unsupported, whatever the core map */
 	KUNIT_EXPECT_EQ(test, map(t, c, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 0)), -ENOENT);
 
 	t->pv.model = model_of(test, "arm,cortex-a53-pmu");
 	KUNIT_ASSERT_NOT_NULL(test, t->pv.model);
-	KUNIT_EXPECT_EQ(test, map(t, c, node_load), 0x60);
+	KUNIT_EXPECT_EQ(test, map(t, c, node_load), ARMV8_IMPDEF_PERFCTR_BUS_ACCESS_RD);
 	KUNIT_EXPECT_EQ(test, map(t, c, l1d_store), -ENOENT);
 
 	t->pv.model = model_of(test, "arm,armv8-pmuv3");
@@ -206,11 +185,72 @@ static void raw_and_own_types(struct kunit *test)
 	/* raw events need no PMCEID bit: IMPLEMENTATION DEFINED ones never have one */
 	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_RAW, 0x1234), 0x1234);
 	KUNIT_EXPECT_EQ(test, map(t, 42, 0xffff), 0xffff);
-	KUNIT_EXPECT_EQ(test, map(t, 42, 0x10000), -EINVAL);
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_RAW, BIT_ULL(63) | 8), -EINVAL);
+}
+
+/* An attribute apmu_pmuv3_map_event() refuses, and its errno */
+struct map_refusal {
+	const char *desc;
+	u32 type;
+	u64 config;
+	u64 config1;
+	u64 config2;
+	u64 config3;
+	int ret;
+};
+
+#define CACHE	PERF_TYPE_HW_CACHE
+
+static const struct map_refusal map_refusals[] = {
+	/* out of range is a bad config (-EINVAL), as in-tree and on x86 */
+	{ "hardware beyond the last", PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX, .ret = -EINVAL },
+	/* no PMUv3 mapping at all, implemented or not */
+	{ "ref-cycles: no event", PERF_TYPE_HARDWARE, PERF_COUNT_HW_REF_CPU_CYCLES,
+	  .ret = -ENOENT },
+	{ "LL stores: no event", CACHE, HW_CACHE(PERF_COUNT_HW_CACHE_LL, 1, 0), .ret = -ENOENT },
+	/* malformed cache configs: a field out of range is -EINVAL, as in-tree */
+	{ "cache type beyond the last", CACHE, HW_CACHE(PERF_COUNT_HW_CACHE_MAX, 0, 0),
+	  .ret = -EINVAL },
+	{ "cache op beyond the last", CACHE, HW_CACHE(0, PERF_COUNT_HW_CACHE_OP_MAX, 0),
+	  .ret = -EINVAL },
+	{ "cache result beyond the last", CACHE, HW_CACHE(0, 0, PERF_COUNT_HW_CACHE_RESULT_MAX),
+	  .ret = -EINVAL },
+	{ "cache bits above the result", CACHE,
+	  BIT_ULL(24) | HW_CACHE(PERF_COUNT_HW_CACHE_LL, 0, 0), .ret = -EINVAL },
+	/* raw configs bit by bit */
+	{ "own type beyond the event field", 42, 0x10000, .ret = -EINVAL },
+	{ "raw with bit 63", PERF_TYPE_RAW, BIT_ULL(63) | ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+	  .ret = -EINVAL },
+	{ "config1 beyond its fields", 42, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, BIT_ULL(17),
+	  .ret = -EINVAL },
+	{ "config2", 42, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, .config2 = 1, .ret = -EINVAL },
+	/* config3 has no field: any bit set is an error, as for config2 */
+	{ "config3", 42, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, .config3 = 1, .ret = -EINVAL },
+	{ "config3 bit 63, raw", PERF_TYPE_RAW, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+	  .config3 = BIT_ULL(63), .ret = -EINVAL },
+	{ "CHAIN alone", 42, ARMV8_PMUV3_PERFCTR_CHAIN, .ret = -EINVAL },
 	/* anybody else's type is not ours */
-	KUNIT_EXPECT_EQ(test, map(t, PERF_TYPE_SOFTWARE, 0), -ENOENT);
-	KUNIT_EXPECT_EQ(test, map(t, 43, 8), -ENOENT);
+	{ "software type", PERF_TYPE_SOFTWARE, 0, .ret = -ENOENT },
+	{ "another PMU's type", 43, ARMV8_PMUV3_PERFCTR_INST_RETIRED, .ret = -ENOENT },
+};
+
+static void map_refusal_desc(const struct map_refusal *r, char *desc)
+{
+	strscpy(desc, r->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(map_refusal, map_refusals, map_refusal_desc);
+
+/* Refused by the config words alone: PMCEID has every common event */
+static void map_refused(struct kunit *test)
+{
+	const struct map_refusal *r = test->param_value;
+	struct events_test *t = events_setup(test);
+
+	bitmap_fill(t->pv.pmceid, 128);
+	t->event.attr.config1 = r->config1;
+	t->event.attr.config2 = r->config2;
+	t->event.attr.config3 = r->config3;
+	KUNIT_EXPECT_EQ(test, map(t, r->type, r->config), r->ret);
 }
 
 static void implemented_covers_both_ranges(struct kunit *test)
@@ -227,11 +267,11 @@ static void implemented_covers_both_ranges(struct kunit *test)
 static struct kunit_case apmu_events_cases[] = {
 	KUNIT_CASE(generic_events_need_pmceid),
 	KUNIT_CASE(branches_br_retired_or_pc_write),
-	KUNIT_CASE(config3_refused),
 	KUNIT_CASE(cache_events),
 	KUNIT_CASE(core_cache_maps),
 	KUNIT_CASE(rdpmc_long_cycles_needs_pmccntr),
 	KUNIT_CASE(raw_and_own_types),
+	KUNIT_CASE_PARAM(map_refused, map_refusal_gen_params),
 	KUNIT_CASE(implemented_covers_both_ranges),
 	{}
 };
