@@ -1,18 +1,79 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * apmu KUnit: perf core's calls into a PMU instance, made the way perf core makes them,
- * for the suites that drive apmu's core over a backend's register model (core_test.c,
- * pmuv3_aarch32_test.c, xscale_test.c). Each suite keeps its own setup (its model).
+ * apmu KUnit: the PMU fixture of the suites that drive apmu's core over a backend's
+ * register model (core_test.c, pmuv3_aarch32_test.c, xscale_test.c), and perf core's
+ * calls into it, made the way perf core makes them. Each suite sets up its model and
+ * backend instance, then apmu_kt_pmu_start(); everything is undone when the test ends,
+ * passed or failed (kunit_add_action()), in reverse order.
  */
 #ifndef __APMU_CORE_HARNESS_H__
 #define __APMU_CORE_HARNESS_H__
 
+#include <kunit/resource.h>
 #include <kunit/test.h>
+#include <linux/cpumask.h>
 #include <linux/interrupt.h>
+#include <linux/module.h>
+#include <linux/percpu.h>
 #include <linux/perf_event.h>
 #include <linux/smp.h>
 
 #include "../apmu.h"
+
+static void apmu_kt_user_access_restore(void *on)
+{
+	apmu_user_access_set((long)on);
+}
+
+static void apmu_kt_user_access_off(void *unused)
+{
+	apmu_user_access_set(0);
+}
+
+static void apmu_kt_free_cpus(void *pmu)
+{
+	free_percpu(((struct apmu_pmu *)pmu)->hw);
+}
+
+/*
+ * The suites' .init: kernel.perf_user_access is put back as the test found it, after
+ * the test's instances are gone.
+ */
+static inline int apmu_kt_init(struct kunit *test)
+{
+	long on = READ_ONCE(apmu_sysctl_user_access);
+
+	return kunit_add_action(test, apmu_kt_user_access_restore, (void *)on);
+}
+
+/**
+ * apmu_kt_pmu_alloc() - the core's per-CPU state of @pmu, on every possible CPU
+ * @test: the running test; the state is freed when it ends, after EL0 access any CPU
+ *	  may still have for @pmu is revoked
+ * @pmu: a backend instance with its ops; with an overflow interrupt, as the VMs' PMUs
+ */
+static inline void apmu_kt_pmu_alloc(struct kunit *test, struct apmu_pmu *pmu)
+{
+	pmu->has_irq = true;
+	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(pmu), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action_or_reset(test, apmu_kt_free_cpus, pmu), 0);
+	KUNIT_ASSERT_EQ(test, kunit_add_action(test, apmu_kt_user_access_off, NULL), 0);
+	cpumask_copy(&pmu->supported_cpus, cpu_possible_mask);
+}
+
+/**
+ * apmu_kt_pmu_start() - @pmu probed and reset like a CPU coming online, with perf's
+ *			 callbacks, over the model the test selected
+ * @test: the running test
+ * @pmu: as for apmu_kt_pmu_alloc()
+ */
+static inline void apmu_kt_pmu_start(struct kunit *test, struct apmu_pmu *pmu)
+{
+	apmu_kt_pmu_alloc(test, pmu);
+	KUNIT_ASSERT_EQ(test, pmu->ops->probe(pmu), 0);
+	pmu->ops->reset(pmu);
+	apmu_pmu_init(pmu, THIS_MODULE);
+}
 
 /* A perf_event as event_init leaves it on @pmu: counting unless @period */
 static inline struct perf_event *apmu_kt_event(struct kunit *test, struct apmu_pmu *pmu,

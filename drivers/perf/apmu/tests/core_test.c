@@ -20,21 +20,7 @@
 struct core_test {
 	struct apmu_model m;
 	struct apmu_pmuv3 pv;
-	int user_access;	/* kernel.perf_user_access as found, put back at exit */
 };
-
-static void core_exit(struct kunit *test)
-{
-	struct core_test *t = test->priv;
-
-	if (!t || !t->pv.pmu.hw)
-		return;
-	/* EL0 access this instance may still hold, on any CPU, goes with it */
-	apmu_user_access_set(0);
-	free_percpu(t->pv.pmu.hw);
-	/* then the sysctl as the test found it */
-	apmu_user_access_set(t->user_access);
-}
 
 /* @n event counters at @pmuver, probed and reset like a CPU coming online. */
 static struct core_test *core_setup(struct kunit *test, unsigned int n, unsigned int pmuver,
@@ -44,42 +30,10 @@ static struct core_test *core_setup(struct kunit *test, unsigned int n, unsigned
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
 	apmu_model_pmu_init(&t->pv, lp);
-	t->user_access = READ_ONCE(apmu_sysctl_user_access);
-	/* as the VM's PMU: the overflow interrupt extends 32-bit counters */
-	t->pv.pmu.has_irq = true;
-	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&t->pv.pmu), 0);
-	test->priv = t;
-	cpumask_copy(&t->pv.pmu.supported_cpus, cpu_possible_mask);
 	apmu_model_init(&t->m, n, pmuver);
 	apmu_model_select(&t->m);
-	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
-	t->pv.pmu.ops->reset(&t->pv.pmu);
-	apmu_pmu_init(&t->pv.pmu, THIS_MODULE);
+	apmu_kt_pmu_start(test, &t->pv.pmu);
 	return t;
-}
-
-/* A perf_event as event_init leaves it: counting unless @period, on this PMU. */
-static struct perf_event *core_event(struct kunit *test, struct core_test *t, u64 evtype,
-				     u64 config1, u64 period)
-{
-	return apmu_kt_event(test, &t->pv.pmu, evtype, config1, period);
-}
-
-/* perf core's add with start, inside a pmu_disable()/pmu_enable() bracket */
-static void core_add(struct kunit *test, struct core_test *t, struct perf_event *ev)
-{
-	apmu_kt_add(test, &t->pv.pmu, ev);
-}
-
-static void core_del(struct core_test *t, struct perf_event *ev)
-{
-	apmu_kt_del(&t->pv.pmu, ev);
-}
-
-/* The overflow interrupt, as the IRQ core calls it on this CPU */
-static irqreturn_t core_irq(struct core_test *t)
-{
-	return apmu_kt_irq(&t->pv.pmu);
 }
 
 /*
@@ -96,9 +50,9 @@ static void counting_32bit_rearmed_at_half_range(struct kunit *test)
 	int i;
 
 	t = core_setup(test, 6, APMU_PMUVER_V3, true);
-	ev = core_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
 	preempt_disable();
-	core_add(test, t, ev);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, ev->hw.idx, 0);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[0], APMU_ARM_32BIT);
 	KUNIT_EXPECT_EQ(test, t->m.inten, BIT(0));
@@ -110,7 +64,7 @@ static void counting_32bit_rearmed_at_half_range(struct kunit *test)
 		apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, step);
 		total += step;
 		KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
-		KUNIT_EXPECT_EQ(test, core_irq(t), IRQ_HANDLED);
+		KUNIT_EXPECT_EQ(test, apmu_kt_irq(&t->pv.pmu), IRQ_HANDLED);
 		KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
 		/* folded and re-armed at half range */
 		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
@@ -121,8 +75,8 @@ static void counting_32bit_rearmed_at_half_range(struct kunit *test)
 	t->pv.pmu.pmu.read(ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + 12345);
 	/* nothing overflowed: not ours */
-	KUNIT_EXPECT_EQ(test, core_irq(t), IRQ_NONE);
-	core_del(t, ev);
+	KUNIT_EXPECT_EQ(test, apmu_kt_irq(&t->pv.pmu), IRQ_NONE);
+	apmu_kt_del(&t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.pmcr & ARMV8_PMU_PMCR_E, 0);
@@ -140,16 +94,16 @@ static void counting_32bit_on_v3p5_without_lp(struct kunit *test)
 
 	t = core_setup(test, 6, APMU_PMUVER_V3P5, false);
 	KUNIT_EXPECT_FALSE(test, t->pv.long_evcnt);
-	ev = core_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
 	preempt_disable();
-	core_add(test, t, ev);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 	for (i = 0; i < 3; i++) {
 		apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 3ULL << 30);
 		total += 3ULL << 30;
-		KUNIT_EXPECT_EQ(test, core_irq(t), IRQ_HANDLED);
+		KUNIT_EXPECT_EQ(test, apmu_kt_irq(&t->pv.pmu), IRQ_HANDLED);
 		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
 	}
-	core_del(t, ev);
+	apmu_kt_del(&t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
@@ -183,25 +137,25 @@ static void noirq_32bit_folded_by_timer(struct kunit *test)
 
 	t = core_setup(test, 6, APMU_PMUVER_V3, true);
 	t->pv.pmu.has_irq = false;
-	ev = core_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
-	cyc = core_event(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, 0);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
+	cyc = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, 0);
 	preempt_disable();
 	cpu = this_cpu_ptr(t->pv.pmu.hw);
 	/* offline for the instance (as after core_setup()): the timer is never started */
-	core_add(test, t, ev);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&cpu->fold_timer));
 	/* no fold: a counter 2^32 + 5 on reads 5 */
 	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, (1ULL << 32) + 5);
 	t->pv.pmu.pmu.read(ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 5);
-	core_del(t, ev);
+	apmu_kt_del(&t->pv.pmu, ev);
 	local64_set(&ev->count, 0);
 
 	/* online: a 64-bit counter alone starts no timer; a 32-bit one does, IRQs off */
 	local_irq_disable();
 	apmu_fold_cpu_online(cpu);
 	local_irq_enable();
-	core_add(test, t, cyc);
+	apmu_kt_add(test, &t->pv.pmu, cyc);
 	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&cpu->fold_timer));
 	local_irq_disable();
 	KUNIT_EXPECT_EQ(test, t->pv.pmu.pmu.add(ev, PERF_EF_START), 0);
@@ -234,7 +188,7 @@ static void noirq_32bit_folded_by_timer(struct kunit *test)
 	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
 	KUNIT_EXPECT_EQ(test, core_fold(t), HRTIMER_NORESTART);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + 12345);
-	core_del(t, ev);
+	apmu_kt_del(&t->pv.pmu, ev);
 	total += 12345;
 
 	/*
@@ -260,15 +214,15 @@ static void noirq_32bit_folded_by_timer(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, hrtimer_is_queued(&cpu->fold_timer));
 	local_irq_enable();
 	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 7);
-	core_del(t, ev);
+	apmu_kt_del(&t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + step + 7);
 
-	core_del(t, cyc);
+	apmu_kt_del(&t->pv.pmu, cyc);
 	KUNIT_EXPECT_EQ(test, core_fold(t), HRTIMER_NORESTART);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
-	/* nothing left queued before core_exit() frees the instance */
+	/* nothing left queued before the test's end frees the instance */
 	KUNIT_EXPECT_FALSE(test, hrtimer_active(&cpu->fold_timer));
 }
 
@@ -285,12 +239,12 @@ static void cpu_pm_restarts_only_running_events(struct kunit *test)
 
 	t = core_setup(test, 6, APMU_PMUVER_V3, true);
 	__set_bit(ARMV8_PMUV3_PERFCTR_CHAIN, t->pv.pmceid);
-	pair = core_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, CFG1_LONG, 0);
-	stopped = core_event(test, t, 0x23, 0, 0);
+	pair = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED, CFG1_LONG, 0);
+	stopped = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_STALL_FRONTEND, 0, 0);
 	preempt_disable();
 	cpu = this_cpu_ptr(t->pv.pmu.hw);
-	core_add(test, t, pair);
-	core_add(test, t, stopped);
+	apmu_kt_add(test, &t->pv.pmu, pair);
+	apmu_kt_add(test, &t->pv.pmu, stopped);
 	KUNIT_EXPECT_EQ(test, pair->hw.idx, 1);
 	KUNIT_EXPECT_EQ(test, stopped->hw.idx, 2);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, BIT(0) | BIT(1) | BIT(2));
@@ -321,9 +275,9 @@ static void cpu_pm_restarts_only_running_events(struct kunit *test)
 	stopped_count = local64_read(&stopped->count);
 	t->pv.pmu.pmu.read(stopped);
 	KUNIT_EXPECT_EQ(test, local64_read(&stopped->count), stopped_count);
-	core_del(t, stopped);
+	apmu_kt_del(&t->pv.pmu, stopped);
 	KUNIT_EXPECT_EQ(test, local64_read(&stopped->count), stopped_count);
-	core_del(t, pair);
+	apmu_kt_del(&t->pv.pmu, pair);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
 }
@@ -335,9 +289,9 @@ static void online_reinit_keeps_scheduled_events(struct kunit *test)
 	struct perf_event *ev;
 
 	t = core_setup(test, 6, APMU_PMUVER_V3P5, true);
-	ev = core_event(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, 0);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, 0);
 	preempt_disable();
-	core_add(test, t, ev);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 1000);
 	/* stale state from before the CPU went down */
 	t->m.ovs = BIT(3);
@@ -352,9 +306,33 @@ static void online_reinit_keeps_scheduled_events(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.cnten, APMU_CNT_BIT_C);
 	KUNIT_EXPECT_EQ(test, t->m.pmcr & ARMV8_PMU_PMCR_E, ARMV8_PMU_PMCR_E);
 	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 234);
-	core_del(t, ev);
+	apmu_kt_del(&t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 1234);
 	preempt_enable();
+}
+
+/*
+ * The test thread as a task whose perf context holds one rdpmc event, *@own
+ * (INST_RETIRED), with kernel.perf_user_access on. The caller points the thread's
+ * perf_event_ctxp at the context only while preemption is off, so perf core never sees
+ * it.
+ */
+static struct perf_event_context *core_task_ctx(struct kunit *test, struct core_test *t,
+						struct perf_event **own)
+{
+	struct perf_event_context *tctx = kunit_kzalloc(test, sizeof(*tctx), GFP_KERNEL);
+	struct perf_event *ev;
+
+	KUNIT_ASSERT_NOT_NULL(test, tctx);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
+	ev->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
+	INIT_LIST_HEAD(&tctx->event_list);
+	ev->ctx = tctx;
+	list_add_tail(&ev->event_entry, &tctx->event_list);
+	tctx->nr_user = 1;
+	apmu_user_access_set(1);
+	*own = ev;
+	return tctx;
 }
 
 /*
@@ -362,8 +340,7 @@ static void online_reinit_keeps_scheduled_events(struct kunit *test)
  * with rdpmc events, whether or not they are on the counters right now (rotation,
  * migration: a read in progress must not fault); counters nobody uses then read 0; it
  * goes off when the context is switched out, when its last rdpmc event is freed, and
- * with the sysctl. The test thread plays the task: its perf_event_ctxp points at a fake
- * context only while preemption is off, so perf core never sees it.
+ * with the sysctl.
  */
 static void user_access_follows_task_context(struct kunit *test)
 {
@@ -373,29 +350,21 @@ static void user_access_follows_task_context(struct kunit *test)
 	struct core_test *t;
 
 	t = core_setup(test, 6, APMU_PMUVER_V3P5, true);
-	tctx = kunit_kzalloc(test, sizeof(*tctx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tctx);
-	own = core_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
-	own->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
-	other = core_event(test, t, 0x23, 0, 0);
-	INIT_LIST_HEAD(&tctx->event_list);
-	own->ctx = tctx;
-	list_add_tail(&own->event_entry, &tctx->event_list);
-	tctx->nr_user = 1;
-	apmu_user_access_set(1);
+	tctx = core_task_ctx(test, t, &own);
+	other = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_STALL_FRONTEND, 0, 0);
 	preempt_disable();
 	WRITE_ONCE(current->perf_event_ctxp, tctx);
 
 	/* switched in: ER and CR, a stale count in an unused counter zeroed */
 	tctx->is_active = 0x3;
 	t->m.evcntr[5] = 0xdead;
-	core_add(test, t, own);
+	apmu_kt_add(test, &t->pv.pmu, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, both);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[5], 0);
 	KUNIT_EXPECT_EQ(test, t->pv.pmu.pmu.event_idx(own), own->hw.idx + 1);
 	/* rotated off the counters while the task runs: access stays */
-	core_del(t, own);
-	core_add(test, t, other);
+	apmu_kt_del(&t->pv.pmu, own);
+	apmu_kt_add(test, &t->pv.pmu, other);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, both);
 	KUNIT_EXPECT_EQ(test, t->pv.pmu.pmu.event_idx(own), 0);
 	/* a counter freed meanwhile reads 0 at the next enable */
@@ -404,18 +373,18 @@ static void user_access_follows_task_context(struct kunit *test)
 	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[4], 0);
 	KUNIT_EXPECT_NE(test, t->m.evcntr[other->hw.idx], 0xbeef);
-	core_del(t, other);
+	apmu_kt_del(&t->pv.pmu, other);
 
 	/* switched out: perf clears is_active, then removes the events */
-	core_add(test, t, own);
+	apmu_kt_add(test, &t->pv.pmu, own);
 	tctx->is_active = 0;
-	core_del(t, own);
+	apmu_kt_del(&t->pv.pmu, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 
 	/* the last rdpmc event closed: gone from the context, access ends at its free */
 	tctx->is_active = 0x3;
-	core_add(test, t, own);
-	core_del(t, own);
+	apmu_kt_add(test, &t->pv.pmu, own);
+	apmu_kt_del(&t->pv.pmu, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, both);
 	tctx->nr_user = 0;
 	list_del(&own->event_entry);
@@ -430,10 +399,10 @@ static void user_access_follows_task_context(struct kunit *test)
 	apmu_user_access_set(0);
 	preempt_disable();
 	WRITE_ONCE(current->perf_event_ctxp, tctx);
-	core_add(test, t, own);
+	apmu_kt_add(test, &t->pv.pmu, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 	KUNIT_EXPECT_EQ(test, t->pv.pmu.pmu.event_idx(own), 0);
-	core_del(t, own);
+	apmu_kt_del(&t->pv.pmu, own);
 	WRITE_ONCE(current->perf_event_ctxp, NULL);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
@@ -458,25 +427,18 @@ static void user_access_v3p9_per_counter(struct kunit *test)
 
 	t = core_setup(test, 6, APMU_PMUVER_V3P9, true);
 	KUNIT_EXPECT_TRUE(test, t->pv.pmuacr);
-	tctx = kunit_kzalloc(test, sizeof(*tctx), GFP_KERNEL);
-	KUNIT_ASSERT_NOT_NULL(test, tctx);
-	own = core_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
-	own->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
-	other = core_event(test, t, 0x23, 0, 0);	/* another context's (CPU-wide) */
-	third = core_event(test, t, 0x24, 0, 0);
-	INIT_LIST_HEAD(&tctx->event_list);
-	own->ctx = tctx;
-	list_add_tail(&own->event_entry, &tctx->event_list);
-	tctx->nr_user = 1;
-	apmu_user_access_set(1);
+	tctx = core_task_ctx(test, t, &own);
+	/* another context's (CPU-wide) events */
+	other = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_STALL_FRONTEND, 0, 0);
+	third = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_STALL_BACKEND, 0, 0);
 	preempt_disable();
 	WRITE_ONCE(current->perf_event_ctxp, tctx);
 	tctx->is_active = 0x3;
 
-	core_add(test, t, other);
+	apmu_kt_add(test, &t->pv.pmu, other);
 	t->m.evcntr[other->hw.idx] = 0x5eed;
 	t->m.evcntr[5] = 0xdead;
-	core_add(test, t, own);
+	apmu_kt_add(test, &t->pv.pmu, own);
 	oidx = own->hw.idx;
 	KUNIT_EXPECT_EQ(test, t->m.userenr, uen);
 	KUNIT_EXPECT_EQ(test, t->m.pmuacr, all & ~BIT_ULL(other->hw.idx));
@@ -489,32 +451,32 @@ static void user_access_v3p9_per_counter(struct kunit *test)
 
 	/* rotated off (or migrated away): its counter stays readable while free, as 0 */
 	t->m.evcntr[oidx] = 0x1234;
-	core_del(t, own);
+	apmu_kt_del(&t->pv.pmu, own);
 	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
 	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
 	KUNIT_EXPECT_TRUE(test, apmu_model_el0_can_read(&t->m, oidx));
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[oidx], 0);
 	/* another context's event takes that counter: no longer readable */
-	core_add(test, t, third);
+	apmu_kt_add(test, &t->pv.pmu, third);
 	KUNIT_EXPECT_EQ(test, third->hw.idx, oidx);
 	KUNIT_EXPECT_FALSE(test, apmu_model_el0_can_read(&t->m, oidx));
-	core_del(t, third);
-	core_del(t, other);
+	apmu_kt_del(&t->pv.pmu, third);
+	apmu_kt_del(&t->pv.pmu, other);
 
 	/* switched out: PMUSERENR and PMUACR cleared */
-	core_add(test, t, own);
+	apmu_kt_add(test, &t->pv.pmu, own);
 	tctx->is_active = 0;
-	core_del(t, own);
+	apmu_kt_del(&t->pv.pmu, own);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 	KUNIT_EXPECT_EQ(test, t->m.pmuacr, 0);
 	/* switched in again, then the sysctl off: both cleared on this CPU */
 	tctx->is_active = 0x3;
-	core_add(test, t, own);
+	apmu_kt_add(test, &t->pv.pmu, own);
 	KUNIT_EXPECT_NE(test, t->m.pmuacr, 0);
 	apmu_user_access_set(0);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 	KUNIT_EXPECT_EQ(test, t->m.pmuacr, 0);
-	core_del(t, own);
+	apmu_kt_del(&t->pv.pmu, own);
 	WRITE_ONCE(current->perf_event_ctxp, NULL);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
@@ -533,7 +495,7 @@ static void user_access_v3p9_per_counter(struct kunit *test)
 static int core_init_lone(struct kunit *test, struct core_test *t, u64 config, u64 config1,
 			  struct perf_event **evp)
 {
-	struct perf_event *ev = core_event(test, t, 0, config1, 0);
+	struct perf_event *ev = apmu_kt_event(test, &t->pv.pmu, 0, config1, 0);
 
 	t->pv.pmu.pmu.type = 42;
 	ev->attr.type = 42;
@@ -618,10 +580,7 @@ static void user_access_only_for_own_instance(struct kunit *test)
 	KUNIT_ASSERT_NOT_NULL(test, a);
 	/* instance A over the same registers: the CPU this test runs on is A's */
 	apmu_model_pmu_init(&a->pv, true);
-	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&a->pv.pmu), 0);
-	a->pv.pmu.has_irq = true;
-	cpumask_copy(&a->pv.pmu.supported_cpus, cpu_possible_mask);
-	apmu_model_select(&b->m);
+	apmu_kt_pmu_alloc(test, &a->pv.pmu);
 	KUNIT_ASSERT_EQ(test, a->pv.pmu.ops->probe(&a->pv.pmu), 0);
 	apmu_pmu_init(&a->pv.pmu, THIS_MODULE);
 	cpumask_clear(&b->pv.pmu.supported_cpus);
@@ -629,14 +588,14 @@ static void user_access_only_for_own_instance(struct kunit *test)
 	tctx = kunit_kzalloc(test, sizeof(*tctx), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tctx);
 	INIT_LIST_HEAD(&tctx->event_list);
-	on_b = core_event(test, b, ARMV8_PMUV3_PERFCTR_INST_RETIRED, BIT_ULL(1), 0);
+	on_b = apmu_kt_event(test, &b->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED, BIT_ULL(1), 0);
 	on_b->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
 	on_b->ctx = tctx;
 	list_add_tail(&on_b->event_entry, &tctx->event_list);
-	on_a = core_event(test, a, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, BIT_ULL(1), 0);
+	on_a = apmu_kt_event(test, &a->pv.pmu, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, BIT_ULL(1), 0);
 	on_a->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
 	on_a->ctx = tctx;
-	wide = core_event(test, a, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
+	wide = apmu_kt_event(test, &a->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
 	tctx->nr_user = 1;
 	tctx->is_active = 0x3;
 	apmu_user_access_set(1);
@@ -644,7 +603,7 @@ static void user_access_only_for_own_instance(struct kunit *test)
 	WRITE_ONCE(current->perf_event_ctxp, tctx);
 
 	/* A's CPU-wide event scheduled in while the task runs: no access for B's event */
-	core_add(test, a, wide);
+	apmu_kt_add(test, &a->pv.pmu, wide);
 	userenr[0] = b->m.userenr;
 
 	/* an rdpmc event of A in the task: granted */
@@ -664,11 +623,9 @@ static void user_access_only_for_own_instance(struct kunit *test)
 	apmu_user_event_destroy(on_b);
 	userenr[3] = b->m.userenr;
 
-	core_del(a, wide);
+	apmu_kt_del(&a->pv.pmu, wide);
 	WRITE_ONCE(current->perf_event_ctxp, NULL);
 	preempt_enable();
-	apmu_user_access_set(0);
-	free_percpu(a->pv.pmu.hw);
 	/* checked with preemption on again: a failed expectation allocates */
 	KUNIT_EXPECT_EQ(test, userenr[0], 0);
 	KUNIT_EXPECT_EQ(test, userenr[1], both);
@@ -712,7 +669,7 @@ static struct kunit_case apmu_core_cases[] = {
 
 static struct kunit_suite apmu_core_suite = {
 	.name = "apmu_core",
-	.exit = core_exit,
+	.init = apmu_kt_init,
 	.test_cases = apmu_core_cases,
 };
 

@@ -40,20 +40,7 @@
 struct a32_test {
 	struct apmu_model m;
 	struct apmu_pmuv3 pv;
-	int user_access;	/* kernel.perf_user_access as found, put back at exit */
 };
-
-static void a32_exit(struct kunit *test)
-{
-	struct a32_test *t = test->priv;
-
-	if (!t || !t->pv.pmu.hw)
-		return;
-	apmu_user_access_set(0);
-	free_percpu(t->pv.pmu.hw);
-	/* then the sysctl as the test found it */
-	apmu_user_access_set(t->user_access);
-}
 
 /* A PMUv3 instance over the model's AArch32 view, as pmu.c makes one on 32-bit Arm */
 static struct a32_test *a32_alloc(struct kunit *test, unsigned int n, unsigned int perfmon,
@@ -62,7 +49,6 @@ static struct a32_test *a32_alloc(struct kunit *test, unsigned int n, unsigned i
 	struct a32_test *t = kunit_kzalloc(test, sizeof(*t), GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, t);
-	t->user_access = READ_ONCE(apmu_sysctl_user_access);
 	apmu_model_init_aarch32(&t->m, n, perfmon);
 	apmu_model_select(&t->m);
 	t->pv.pmu.ops = &apmu_pmuv3_a32_model_ops;
@@ -82,39 +68,8 @@ static struct a32_test *a32_setup(struct kunit *test, unsigned int n, unsigned i
 {
 	struct a32_test *t = a32_alloc(test, n, perfmon, allow_lp);
 
-	/* with an overflow interrupt, as the 32-bit VM's PMU */
-	t->pv.pmu.has_irq = true;
-	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&t->pv.pmu), 0);
-	test->priv = t;
-	cpumask_copy(&t->pv.pmu.supported_cpus, cpu_possible_mask);
-	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
-	t->pv.pmu.ops->reset(&t->pv.pmu);
-	apmu_pmu_init(&t->pv.pmu, THIS_MODULE);
+	apmu_kt_pmu_start(test, &t->pv.pmu);
 	return t;
-}
-
-/* A perf_event as event_init leaves it, counting, on this PMU */
-static struct perf_event *a32_event(struct kunit *test, struct a32_test *t, u64 evtype,
-				    u64 config1)
-{
-	return apmu_kt_event(test, &t->pv.pmu, evtype, config1, 0);
-}
-
-/* perf core's add with start, in a pmu_disable()/pmu_enable() bracket */
-static void a32_add(struct kunit *test, struct a32_test *t, struct perf_event *ev)
-{
-	apmu_kt_add(test, &t->pv.pmu, ev);
-}
-
-static void a32_del(struct a32_test *t, struct perf_event *ev)
-{
-	apmu_kt_del(&t->pv.pmu, ev);
-}
-
-/* The overflow interrupt, as the IRQ core calls it on this CPU */
-static irqreturn_t a32_irq(struct a32_test *t)
-{
-	return apmu_kt_irq(&t->pv.pmu);
 }
 
 /*
@@ -339,9 +294,9 @@ static void a32_cycles_extend_across_wraps(struct kunit *test)
 	int i;
 
 	t->m.ccntr = 0xdead00000000ULL;
-	ev = a32_event(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, 0);
 	preempt_disable();
-	a32_add(test, t, ev);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, ev->hw.idx, APMU_IDX_CYCLE);
 	KUNIT_EXPECT_FALSE(test, ev->hw.flags & ARMPMU_EVT_64BIT);
 	KUNIT_EXPECT_EQ(test, t->m.ccntr, 0xdead00000000ULL | APMU_ARM_32BIT);
@@ -353,7 +308,7 @@ static void a32_cycles_extend_across_wraps(struct kunit *test)
 		apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, step);
 		total += step;
 		KUNIT_EXPECT_TRUE(test, apmu_model_irq_pending(&t->m));
-		KUNIT_EXPECT_EQ(test, a32_irq(t), IRQ_HANDLED);
+		KUNIT_EXPECT_EQ(test, apmu_kt_irq(&t->pv.pmu), IRQ_HANDLED);
 		KUNIT_EXPECT_FALSE(test, apmu_model_irq_pending(&t->m));
 		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
 		KUNIT_EXPECT_EQ(test, lower_32_bits(t->m.ccntr), APMU_ARM_32BIT);
@@ -363,7 +318,7 @@ static void a32_cycles_extend_across_wraps(struct kunit *test)
 	t->pv.pmu.pmu.read(ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + 12345);
 	KUNIT_EXPECT_NE(test, upper_32_bits(t->m.ccntr), 0xdead);
-	a32_del(t, ev);
+	apmu_kt_del(&t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, t->m.cnten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
@@ -382,9 +337,9 @@ static void a32_evcnt_extends_across_wraps(struct kunit *test)
 	int i;
 
 	t->m.evcntr[0] = 0x7700000000ULL;
-	ev = a32_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
 	preempt_disable();
-	a32_add(test, t, ev);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, ev->hw.idx, 0);
 	KUNIT_EXPECT_FALSE(test, ev->hw.flags & ARMPMU_EVT_64BIT);
 	KUNIT_EXPECT_EQ(test, t->m.evcntr[0], 0x7700000000ULL | APMU_ARM_32BIT);
@@ -393,12 +348,12 @@ static void a32_evcnt_extends_across_wraps(struct kunit *test)
 		step = (3ULL << 30) + i;
 		apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, step);
 		total += step;
-		KUNIT_EXPECT_EQ(test, a32_irq(t), IRQ_HANDLED);
+		KUNIT_EXPECT_EQ(test, apmu_kt_irq(&t->pv.pmu), IRQ_HANDLED);
 		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
 		KUNIT_EXPECT_EQ(test, lower_32_bits(t->m.evcntr[0]), APMU_ARM_32BIT);
 	}
 	KUNIT_EXPECT_EQ(test, t->m.pmcr & ARMV8_PMU_PMCR_LP, 0);
-	a32_del(t, ev);
+	apmu_kt_del(&t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
@@ -415,16 +370,16 @@ static void a32_chain_pair(struct kunit *test)
 
 	t->m.ceid0 = BIT_ULL(ARMV8_PMUV3_PERFCTR_CHAIN);
 	t->pv.pmu.ops->probe(&t->pv.pmu);
-	ev = a32_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, CFG1_LONG);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED, CFG1_LONG, 0);
 	preempt_disable();
-	a32_add(test, t, ev);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, ev->hw.idx, 1);
 	KUNIT_EXPECT_TRUE(test, ev->hw.flags & APMU_HWF_CHAIN);
 	KUNIT_EXPECT_EQ(test, t->m.evtyper[1], ARMV8_PMUV3_PERFCTR_CHAIN);
 	apmu_model_count(&t->m, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 5ULL << 32 | 7);
 	t->pv.pmu.pmu.read(ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 5ULL << 32 | 7);
-	a32_del(t, ev);
+	apmu_kt_del(&t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 	preempt_enable();
 }
@@ -449,7 +404,7 @@ static void a32_no_threshold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, slots, 4);
 	KUNIT_EXPECT_EQ(test, apmu_threshold_max(&t->pv), 0);
 
-	ev = a32_event(test, t, 0x11, 0);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, 0);
 	ev->attr.config1 = FIELD_PREP(APMU_FLD_MASK(threshold), 5);
 	KUNIT_EXPECT_EQ(test, apmu_pmuv3_set_filter(ev), -EINVAL);
 	ev->hw.config_base = 0x11;
@@ -481,11 +436,12 @@ static void a32_rdpmc_refused(struct kunit *test)
 
 	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
 	KUNIT_EXPECT_NULL(test, t->pv.pmu.ops->user_access);
-	ev = a32_event(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, CFG1_RDPMC);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, CFG1_RDPMC, 0);
 	ev->attach_state = PERF_ATTACH_TASK;
 	KUNIT_EXPECT_EQ(test, apmu_pmuv3_set_filter(ev), -EOPNOTSUPP);
 	KUNIT_EXPECT_FALSE(test, ev->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT);
-	ev = a32_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, CFG1_RDPMC | CFG1_LONG);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+			   CFG1_RDPMC | CFG1_LONG, 0);
 	ev->attach_state = PERF_ATTACH_TASK;
 	KUNIT_EXPECT_EQ(test, apmu_pmuv3_set_filter(ev), -EOPNOTSUPP);
 	KUNIT_EXPECT_FALSE(test, ev->hw.flags & PERF_EVENT_FLAG_USER_READ_CNT);
@@ -506,7 +462,7 @@ static void a32_never_grants_el0(struct kunit *test)
 
 	tctx = kunit_kzalloc(test, sizeof(*tctx), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, tctx);
-	ev = a32_event(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0);
+	ev = apmu_kt_event(test, &t->pv.pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED, 0, 0);
 	ev->hw.flags = PERF_EVENT_FLAG_USER_READ_CNT;
 	tctx->nr_user = 1;
 	tctx->is_active = 0x3;
@@ -519,11 +475,11 @@ static void a32_never_grants_el0(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 	WRITE_ONCE(current->perf_event_ctxp, tctx);
 	t->m.evcntr[5] = 0xbeef;
-	a32_add(test, t, ev);
+	apmu_kt_add(test, &t->pv.pmu, ev);
 	KUNIT_EXPECT_EQ(test, t->m.userenr, 0);
 	t->pv.pmu.pmu.pmu_disable(&t->pv.pmu.pmu);
 	t->pv.pmu.pmu.pmu_enable(&t->pv.pmu.pmu);
-	a32_del(t, ev);
+	apmu_kt_del(&t->pv.pmu, ev);
 	apmu_user_event_destroy(ev);
 	WRITE_ONCE(current->perf_event_ctxp, NULL);
 	preempt_enable();
@@ -579,7 +535,7 @@ static struct kunit_case apmu_pmuv3_aarch32_cases[] = {
 
 static struct kunit_suite apmu_pmuv3_aarch32_suite = {
 	.name = "apmu_pmuv3_aarch32",
-	.exit = a32_exit,
+	.init = apmu_kt_init,
 	.test_cases = apmu_pmuv3_aarch32_cases,
 };
 

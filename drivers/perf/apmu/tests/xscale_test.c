@@ -17,20 +17,13 @@
 #include <kunit/test.h>
 #include <linux/interrupt.h>
 #include <linux/percpu.h>
+#include <linux/string.h>
 #include "core_harness.h"
 
 struct xs_test {
 	struct apmu_xs_model m;
 	struct apmu_xscale xs;
 };
-
-static void xs_exit(struct kunit *test)
-{
-	struct xs_test *t = test->priv;
-
-	if (t && t->xs.pmu.hw)
-		free_percpu(t->xs.pmu.hw);
-}
 
 /* An XScale1 or XScale2 over the model, probed and reset like a CPU coming online */
 static struct xs_test *xs_setup(struct kunit *test, bool v2)
@@ -41,37 +34,24 @@ static struct xs_test *xs_setup(struct kunit *test, bool v2)
 	apmu_xs_model_init(&t->m, v2);
 	apmu_xs_model_select(&t->m);
 	apmu_xscale_setup(&t->xs, v2, &apmu_xscale_model_ops);
-	/* with an overflow interrupt, as the PXA board's PMU */
-	t->xs.pmu.has_irq = true;
-	KUNIT_ASSERT_EQ(test, apmu_pmu_alloc_cpus(&t->xs.pmu), 0);
-	test->priv = t;
-	cpumask_copy(&t->xs.pmu.supported_cpus, cpu_possible_mask);
-	KUNIT_ASSERT_EQ(test, t->xs.pmu.ops->probe(&t->xs.pmu), 0);
-	t->xs.pmu.ops->reset(&t->xs.pmu);
-	apmu_pmu_init(&t->xs.pmu, THIS_MODULE);
+	apmu_kt_pmu_start(test, &t->xs.pmu);
 	return t;
 }
 
-/* A counting event as event_init leaves it, selecting @evt */
-static struct perf_event *xs_event(struct kunit *test, struct xs_test *t, u8 evt)
+/* The two layouts, for the cases both run the same way */
+static const bool xs_layouts[] = { true, false };
+
+static void xs_layout_desc(const bool *v2, char *desc)
 {
-	return apmu_kt_event(test, &t->xs.pmu, evt, 0, 0);
+	strscpy(desc, *v2 ? "xscale2" : "xscale1", KUNIT_PARAM_DESC_SIZE);
 }
 
-/* perf core's add with start, inside a pmu_disable()/pmu_enable() bracket */
-static void xs_add(struct kunit *test, struct xs_test *t, struct perf_event *ev)
-{
-	apmu_kt_add(test, &t->xs.pmu, ev);
-}
+KUNIT_ARRAY_PARAM(xs_layout, xs_layouts, xs_layout_desc);
 
-static void xs_del(struct xs_test *t, struct perf_event *ev)
+/* xs_setup() for the layout of the running parameter */
+static struct xs_test *xs_setup_param(struct kunit *test)
 {
-	apmu_kt_del(&t->xs.pmu, ev);
-}
-
-static irqreturn_t xs_irq(struct xs_test *t)
-{
-	return apmu_kt_irq(&t->xs.pmu);
+	return xs_setup(test, *(const bool *)test->param_value);
 }
 
 static bool xs_pmnc_e(struct xs_test *t)
@@ -86,15 +66,15 @@ static bool xs_pmnc_e(struct xs_test *t)
  * each time the handler deasserts the request by writing the flag (the request does not
  * depend on PMNC.E, which the handler clears while it works).
  */
-static void xs_count_across_wraps(struct kunit *test, bool v2)
+static void xs_count_across_wraps(struct kunit *test)
 {
-	struct xs_test *t = xs_setup(test, v2);
-	struct perf_event *ev = xs_event(test, t, APMU_XS_EVT_INSTRUCTION);
+	struct xs_test *t = xs_setup_param(test);
+	struct perf_event *ev = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_INSTRUCTION, 0, 0);
 	u64 total = 0, step;
 	int i;
 
 	preempt_disable();
-	xs_add(test, t, ev);
+	apmu_kt_add(test, &t->xs.pmu, ev);
 	KUNIT_EXPECT_EQ(test, ev->hw.idx, APMU_XS_IDX_PMN(0));
 	KUNIT_EXPECT_EQ(test, t->m.pmn[0], (u32)APMU_ARM_32BIT);
 	KUNIT_EXPECT_TRUE(test, xs_pmnc_e(t));
@@ -103,7 +83,7 @@ static void xs_count_across_wraps(struct kunit *test, bool v2)
 		apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, step);
 		total += step;
 		KUNIT_EXPECT_TRUE(test, apmu_xs_model_irq(&t->m));
-		KUNIT_EXPECT_EQ(test, xs_irq(t), IRQ_HANDLED);
+		KUNIT_EXPECT_EQ(test, apmu_kt_irq(&t->xs.pmu), IRQ_HANDLED);
 		KUNIT_EXPECT_FALSE(test, apmu_xs_model_irq(&t->m));
 		KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total);
 		KUNIT_EXPECT_TRUE(test, xs_pmnc_e(t));
@@ -111,50 +91,30 @@ static void xs_count_across_wraps(struct kunit *test, bool v2)
 	apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, 12345);
 	t->xs.pmu.pmu.read(ev);
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), total + 12345);
-	KUNIT_EXPECT_EQ(test, xs_irq(t), IRQ_NONE);
-	xs_del(t, ev);
+	KUNIT_EXPECT_EQ(test, apmu_kt_irq(&t->xs.pmu), IRQ_NONE);
+	apmu_kt_del(&t->xs.pmu, ev);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
 }
 
-static void xs2_count_across_wraps(struct kunit *test)
-{
-	xs_count_across_wraps(test, true);
-}
-
-static void xs1_count_across_wraps(struct kunit *test)
-{
-	xs_count_across_wraps(test, false);
-}
-
 /* Cycles take CCNT, and wrap like any counter */
-static void xs_cycles_on_ccnt(struct kunit *test, bool v2)
+static void xs_cycles_on_ccnt(struct kunit *test)
 {
-	struct xs_test *t = xs_setup(test, v2);
-	struct perf_event *ev = xs_event(test, t, APMU_XS_EVT_CCNT);
+	struct xs_test *t = xs_setup_param(test);
+	struct perf_event *ev = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_CCNT, 0, 0);
 
 	preempt_disable();
-	xs_add(test, t, ev);
+	apmu_kt_add(test, &t->xs.pmu, ev);
 	KUNIT_EXPECT_EQ(test, ev->hw.idx, APMU_XS_IDX_CCNT);
 	apmu_xs_model_cycles(&t->m, 3ULL << 30);
-	KUNIT_EXPECT_EQ(test, xs_irq(t), IRQ_HANDLED);
+	KUNIT_EXPECT_EQ(test, apmu_kt_irq(&t->xs.pmu), IRQ_HANDLED);
 	KUNIT_EXPECT_FALSE(test, apmu_xs_model_irq(&t->m));
 	apmu_xs_model_cycles(&t->m, 7);
-	xs_del(t, ev);
+	apmu_kt_del(&t->xs.pmu, ev);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), (3ULL << 30) + 7);
 	KUNIT_EXPECT_FALSE(test, xs_pmnc_e(t));
 	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
-}
-
-static void xs2_cycles_on_ccnt(struct kunit *test)
-{
-	xs_cycles_on_ccnt(test, true);
-}
-
-static void xs1_cycles_on_ccnt(struct kunit *test)
-{
-	xs_cycles_on_ccnt(test, false);
 }
 
 /*
@@ -166,16 +126,16 @@ static void xs1_cycles_on_ccnt(struct kunit *test)
 static void xs2_add_del_sequence_and_cost(struct kunit *test)
 {
 	struct xs_test *t = xs_setup(test, true);
-	struct perf_event *a = xs_event(test, t, APMU_XS_EVT_INSTRUCTION);
-	struct perf_event *b = xs_event(test, t, APMU_XS_EVT_BRANCH);
+	struct perf_event *a = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_INSTRUCTION, 0, 0);
+	struct perf_event *b = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_BRANCH, 0, 0);
 	unsigned int r, w;
 
 	preempt_disable();
-	xs_add(test, t, a);
+	apmu_kt_add(test, &t->xs.pmu, a);
 	KUNIT_EXPECT_EQ(test, t->m.evt[0], APMU_XS_EVT_INSTRUCTION);
 	r = t->m.reads;
 	w = t->m.writes;
-	xs_add(test, t, b);
+	apmu_kt_add(test, &t->xs.pmu, b);
 	/*
 	 * PMNC.E off; PMN1; EVTSEL read, write; INTEN read, write; PMNC.E on (whether an
 	 * event runs is the core's state, not an INTEN read)
@@ -189,7 +149,7 @@ static void xs2_add_del_sequence_and_cost(struct kunit *test)
 	apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, 20);
 	r = t->m.reads;
 	w = t->m.writes;
-	xs_del(t, a);
+	apmu_kt_del(&t->xs.pmu, a);
 	/*
 	 * PMNC.E off; INTEN read, write; FLAG write; EVTSEL read, write; PMN0 read;
 	 * PMNC.E on
@@ -200,7 +160,7 @@ static void xs2_add_del_sequence_and_cost(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.evt[0], APMU_XS_EVT_UNUSED);
 	KUNIT_EXPECT_TRUE(test, xs_pmnc_e(t));
 	apmu_xs_model_count(&t->m, APMU_XS_EVT_BRANCH, 5);
-	xs_del(t, b);
+	apmu_kt_del(&t->xs.pmu, b);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, local64_read(&b->count), 15);
 	KUNIT_EXPECT_FALSE(test, xs_pmnc_e(t));
@@ -212,27 +172,27 @@ static void xs2_add_del_sequence_and_cost(struct kunit *test)
  * so no stale request interrupts the counter's next user, while the other counter's
  * pending overflow survives (XScale1's flags are write-one-to-clear in PMNC itself).
  */
-static void xs_del_clears_inten_and_flag(struct kunit *test, bool v2)
+static void xs_del_clears_inten_and_flag(struct kunit *test)
 {
-	struct xs_test *t = xs_setup(test, v2);
-	struct perf_event *a = xs_event(test, t, APMU_XS_EVT_INSTRUCTION);
-	struct perf_event *b = xs_event(test, t, APMU_XS_EVT_BRANCH);
+	struct xs_test *t = xs_setup_param(test);
+	struct perf_event *a = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_INSTRUCTION, 0, 0);
+	struct perf_event *b = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_BRANCH, 0, 0);
 
 	preempt_disable();
-	xs_add(test, t, a);
-	xs_add(test, t, b);
+	apmu_kt_add(test, &t->xs.pmu, a);
+	apmu_kt_add(test, &t->xs.pmu, b);
 	apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, APMU_ARM_32BIT);
 	apmu_xs_model_count(&t->m, APMU_XS_EVT_BRANCH, APMU_ARM_32BIT);
 	KUNIT_EXPECT_EQ(test, t->m.flag, BIT(APMU_XS_IDX_PMN(0)) | BIT(APMU_XS_IDX_PMN(1)));
-	xs_del(t, a);
+	apmu_kt_del(&t->xs.pmu, a);
 	KUNIT_EXPECT_EQ(test, t->m.inten & BIT(APMU_XS_IDX_PMN(0)), 0);
 	KUNIT_EXPECT_EQ(test, t->m.flag, BIT(APMU_XS_IDX_PMN(1)));
 	KUNIT_EXPECT_EQ(test, t->m.evt[0], APMU_XS_EVT_UNUSED);
 	KUNIT_EXPECT_TRUE(test, apmu_xs_model_irq(&t->m));
-	KUNIT_EXPECT_EQ(test, xs_irq(t), IRQ_HANDLED);
+	KUNIT_EXPECT_EQ(test, apmu_kt_irq(&t->xs.pmu), IRQ_HANDLED);
 	KUNIT_EXPECT_FALSE(test, apmu_xs_model_irq(&t->m));
 	KUNIT_EXPECT_EQ(test, local64_read(&a->count), APMU_ARM_32BIT);
-	xs_del(t, b);
+	apmu_kt_del(&t->xs.pmu, b);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, local64_read(&b->count), APMU_ARM_32BIT);
 	KUNIT_EXPECT_EQ(test, t->m.inten, 0);
@@ -241,29 +201,19 @@ static void xs_del_clears_inten_and_flag(struct kunit *test, bool v2)
 	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
 }
 
-static void xs2_del_clears_inten_and_flag(struct kunit *test)
-{
-	xs_del_clears_inten_and_flag(test, true);
-}
-
-static void xs1_del_clears_inten_and_flag(struct kunit *test)
-{
-	xs_del_clears_inten_and_flag(test, false);
-}
-
 /*
  * An event held but stopped (throttled, or stopped inside perf's bracket) runs nothing:
  * PMNC.E stays clear ("when the performance monitor is not used at all (PMNC.E = 0x0),
  * hardware ensures minimal power consumption"); started again, it counts on.
  */
-static void xs_stopped_event_leaves_e_clear(struct kunit *test, bool v2)
+static void xs_stopped_event_leaves_e_clear(struct kunit *test)
 {
-	struct xs_test *t = xs_setup(test, v2);
-	struct perf_event *ev = xs_event(test, t, APMU_XS_EVT_INSTRUCTION);
+	struct xs_test *t = xs_setup_param(test);
+	struct perf_event *ev = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_INSTRUCTION, 0, 0);
 	struct pmu *p = &t->xs.pmu.pmu;
 
 	preempt_disable();
-	xs_add(test, t, ev);
+	apmu_kt_add(test, &t->xs.pmu, ev);
 	apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, 100);
 	p->pmu_disable(p);
 	p->stop(ev, PERF_EF_UPDATE);
@@ -275,20 +225,10 @@ static void xs_stopped_event_leaves_e_clear(struct kunit *test, bool v2)
 	p->pmu_enable(p);
 	KUNIT_EXPECT_TRUE(test, xs_pmnc_e(t));
 	apmu_xs_model_count(&t->m, APMU_XS_EVT_INSTRUCTION, 5);
-	xs_del(t, ev);
+	apmu_kt_del(&t->xs.pmu, ev);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, local64_read(&ev->count), 105);
 	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
-}
-
-static void xs2_stopped_event_leaves_e_clear(struct kunit *test)
-{
-	xs_stopped_event_leaves_e_clear(test, true);
-}
-
-static void xs1_stopped_event_leaves_e_clear(struct kunit *test)
-{
-	xs_stopped_event_leaves_e_clear(test, false);
 }
 
 /*
@@ -298,17 +238,17 @@ static void xs1_stopped_event_leaves_e_clear(struct kunit *test)
 static void xs2_stale_ccnt_flag_cleared(struct kunit *test)
 {
 	struct xs_test *t = xs_setup(test, true);
-	struct perf_event *a = xs_event(test, t, APMU_XS_EVT_INSTRUCTION);
-	struct perf_event *c = xs_event(test, t, APMU_XS_EVT_CCNT);
+	struct perf_event *a = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_INSTRUCTION, 0, 0);
+	struct perf_event *c = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_CCNT, 0, 0);
 
 	preempt_disable();
-	xs_add(test, t, a);
+	apmu_kt_add(test, &t->xs.pmu, a);
 	apmu_xs_model_cycles(&t->m, 1ULL << 32);	/* CCNT wraps, unheld */
 	KUNIT_EXPECT_EQ(test, t->m.flag, BIT(APMU_XS_IDX_CCNT));
-	xs_add(test, t, c);
+	apmu_kt_add(test, &t->xs.pmu, c);
 	KUNIT_EXPECT_FALSE(test, apmu_xs_model_irq(&t->m));
-	xs_del(t, c);
-	xs_del(t, a);
+	apmu_kt_del(&t->xs.pmu, c);
+	apmu_kt_del(&t->xs.pmu, a);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, t->m.violations, 0);
 }
@@ -322,22 +262,22 @@ static void xs2_all_counters_then_reset(struct kunit *test)
 
 	/* allocated first: GFP_KERNEL may sleep, not with preemption off */
 	for (i = 0; i < 4; i++)
-		ev[i] = xs_event(test, t, APMU_XS_EVT_ICACHE_MISS + i);
-	ev[4] = xs_event(test, t, APMU_XS_EVT_CCNT);
-	ev[5] = xs_event(test, t, APMU_XS_EVT_BRANCH);
+		ev[i] = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_ICACHE_MISS + i, 0, 0);
+	ev[4] = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_CCNT, 0, 0);
+	ev[5] = apmu_kt_event(test, &t->xs.pmu, APMU_XS_EVT_BRANCH, 0, 0);
 	preempt_disable();
 	for (i = 0; i < 4; i++) {
-		xs_add(test, t, ev[i]);
+		apmu_kt_add(test, &t->xs.pmu, ev[i]);
 		KUNIT_EXPECT_EQ(test, ev[i]->hw.idx, APMU_XS_IDX_PMN(i));
 	}
-	xs_add(test, t, ev[4]);
+	apmu_kt_add(test, &t->xs.pmu, ev[4]);
 	t->xs.pmu.pmu.pmu_disable(&t->xs.pmu.pmu);
 	KUNIT_EXPECT_EQ(test, t->xs.pmu.pmu.add(ev[5], PERF_EF_START), -EAGAIN);
 	t->xs.pmu.pmu.pmu_enable(&t->xs.pmu.pmu);
 	KUNIT_EXPECT_EQ(test, t->m.inten, APMU_XS2_CNT_MASK);
 	apmu_xs_model_count(&t->m, APMU_XS_EVT_ICACHE_MISS, APMU_ARM_32BIT);
 	for (i = 0; i < 5; i++)
-		xs_del(t, ev[i]);
+		apmu_kt_del(&t->xs.pmu, ev[i]);
 	preempt_enable();
 	KUNIT_EXPECT_EQ(test, local64_read(&ev[0]->count), APMU_ARM_32BIT);
 	t->xs.pmu.ops->reset(&t->xs.pmu);
@@ -349,66 +289,82 @@ static void xs2_all_counters_then_reset(struct kunit *test)
 }
 
 /* The generic and raw events in-tree maps, and the errnos of what XScale cannot do */
+#define XS_CACHE(t, op, res)	(C(t) | C(op) << 8 | C(res) << 16)
+
+/* An attribute and what apmu_xscale_map_event() makes of it */
+struct xs_map_case {
+	const char *desc;
+	u32 type;
+	u64 config;
+	u64 config1;
+	int ret;
+};
+
+static const struct xs_map_case xs_map_cases[] = {
+	{ "cycles", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CPU_CYCLES, 0, APMU_XS_EVT_CCNT },
+	{ "instructions", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 0,
+	  APMU_XS_EVT_INSTRUCTION },
+	{ "cache-references: none", PERF_TYPE_HARDWARE, PERF_COUNT_HW_CACHE_REFERENCES, 0,
+	  -ENOENT },
+	{ "hardware beyond the last", PERF_TYPE_HARDWARE, PERF_COUNT_HW_MAX, 0, -EINVAL },
+	{ "L1-dcache-load-misses", PERF_TYPE_HW_CACHE, XS_CACHE(L1D, OP_READ, RESULT_MISS), 0,
+	  APMU_XS_EVT_DCACHE_MISS },
+	{ "L1-icache-loads: none", PERF_TYPE_HW_CACHE, XS_CACHE(L1I, OP_READ, RESULT_ACCESS), 0,
+	  -ENOENT },
+	{ "cache type beyond the last", PERF_TYPE_HW_CACHE, PERF_COUNT_HW_CACHE_MAX, 0, -EINVAL },
+	{ "raw", PERF_TYPE_RAW, APMU_XS_EVT_DCACHE_MISS, 0, APMU_XS_EVT_DCACHE_MISS },
+	{ "raw idle select", PERF_TYPE_RAW, APMU_XS_EVT_UNUSED, 0, -EINVAL },
+	{ "raw beyond the event field", PERF_TYPE_RAW, 0x107, 0, -EINVAL },
+	{ "config1", PERF_TYPE_HARDWARE, PERF_COUNT_HW_INSTRUCTIONS, 1, -EINVAL },
+	{ "software: not ours", PERF_TYPE_SOFTWARE, 0, 0, -ENOENT },
+};
+
+static void xs_map_desc(const struct xs_map_case *c, char *desc)
+{
+	strscpy(desc, c->desc, KUNIT_PARAM_DESC_SIZE);
+}
+
+KUNIT_ARRAY_PARAM(xs_map, xs_map_cases, xs_map_desc);
+
 static void xs_map_events(struct kunit *test)
+{
+	const struct xs_map_case *c = test->param_value;
+	struct xs_test *t = xs_setup(test, true);
+	struct perf_event ev = { .pmu = &t->xs.pmu.pmu };
+
+	ev.attr.type = c->type;
+	ev.attr.config = c->config;
+	ev.attr.config1 = c->config1;
+	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), c->ret);
+}
+
+/* XScale counts every mode alike: any exclude_* bit is refused */
+static void xs_exclude_refused(struct kunit *test)
 {
 	struct xs_test *t = xs_setup(test, true);
 	struct perf_event ev = { .pmu = &t->xs.pmu.pmu };
 
-	ev.attr.type = PERF_TYPE_HARDWARE;
-	ev.attr.config = PERF_COUNT_HW_CPU_CYCLES;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), APMU_XS_EVT_CCNT);
-	ev.attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), APMU_XS_EVT_INSTRUCTION);
-	ev.attr.config = PERF_COUNT_HW_CACHE_REFERENCES;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -ENOENT);
-	ev.attr.config = PERF_COUNT_HW_MAX;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
-	ev.attr.type = PERF_TYPE_HW_CACHE;
-	ev.attr.config = C(L1D) | C(OP_READ) << 8 | C(RESULT_MISS) << 16;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), APMU_XS_EVT_DCACHE_MISS);
-	ev.attr.config = C(L1I) | C(OP_READ) << 8 | C(RESULT_ACCESS) << 16;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -ENOENT);
-	ev.attr.config = PERF_COUNT_HW_CACHE_MAX;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
-	ev.attr.type = PERF_TYPE_RAW;
-	ev.attr.config = 0x0b;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), 0x0b);
-	ev.attr.config = APMU_XS_EVT_UNUSED;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
-	ev.attr.config = 0x107;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
-	ev.attr.type = PERF_TYPE_HARDWARE;
-	ev.attr.config = PERF_COUNT_HW_INSTRUCTIONS;
-	ev.attr.config1 = 1;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -EINVAL);
-	ev.attr.config1 = 0;
-	ev.attr.type = PERF_TYPE_SOFTWARE;
-	ev.attr.config = 0;
-	KUNIT_EXPECT_EQ(test, apmu_xscale_map_event(&ev), -ENOENT);
 	KUNIT_EXPECT_EQ(test, apmu_xscale_set_filter(&ev), 0);
 	ev.attr.exclude_kernel = 1;
 	KUNIT_EXPECT_EQ(test, apmu_xscale_set_filter(&ev), -EINVAL);
 }
 
 static struct kunit_case xs_cases[] = {
-	KUNIT_CASE(xs2_count_across_wraps),
-	KUNIT_CASE(xs1_count_across_wraps),
-	KUNIT_CASE(xs2_cycles_on_ccnt),
-	KUNIT_CASE(xs1_cycles_on_ccnt),
+	KUNIT_CASE_PARAM(xs_count_across_wraps, xs_layout_gen_params),
+	KUNIT_CASE_PARAM(xs_cycles_on_ccnt, xs_layout_gen_params),
 	KUNIT_CASE(xs2_add_del_sequence_and_cost),
-	KUNIT_CASE(xs2_del_clears_inten_and_flag),
-	KUNIT_CASE(xs1_del_clears_inten_and_flag),
-	KUNIT_CASE(xs2_stopped_event_leaves_e_clear),
-	KUNIT_CASE(xs1_stopped_event_leaves_e_clear),
+	KUNIT_CASE_PARAM(xs_del_clears_inten_and_flag, xs_layout_gen_params),
+	KUNIT_CASE_PARAM(xs_stopped_event_leaves_e_clear, xs_layout_gen_params),
 	KUNIT_CASE(xs2_stale_ccnt_flag_cleared),
 	KUNIT_CASE(xs2_all_counters_then_reset),
-	KUNIT_CASE(xs_map_events),
+	KUNIT_CASE_PARAM(xs_map_events, xs_map_gen_params),
+	KUNIT_CASE(xs_exclude_refused),
 	{}
 };
 
 static struct kunit_suite xs_suite = {
 	.name = "apmu_xscale",
-	.exit = xs_exit,
+	.init = apmu_kt_init,
 	.test_cases = xs_cases,
 };
 
