@@ -10,181 +10,43 @@
 #ifndef __APMU_XSCALE_ARCH_CP14_H
 #define __APMU_XSCALE_ARCH_CP14_H
 
+#include <linux/limits.h>
 #include <linux/types.h>
 
-/* The operands of an MRC/MCR of CP14 register <crn>, <crm> (opc1 and opc2 are 0) */
-#define APMU_CP14(crn, crm)	"p14, 0, %0, " #crn ", " #crm ", 0"
-
-static inline u32 xscale1_read_pmnc(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c0, c0) : "=r" (val));
-	return val;
+/*
+ * <core>_read_<reg>() and <core>_write_<reg>(): MRC/MCR of CP14 register <crn>, <crm>
+ * (opc1 and opc2 are 0); a write sets only the bits of @wmask (the others are reserved
+ * or read-only).
+ */
+#define APMU_CP14_RW(core, reg, crn, crm, wmask)				\
+static inline u32 core##_read_##reg(void)					\
+{										\
+	u32 val;								\
+										\
+	asm volatile("mrc p14, 0, %0, " #crn ", " #crm ", 0" : "=r" (val));	\
+	return val;								\
+}										\
+static inline void core##_write_##reg(u32 val)					\
+{										\
+	asm volatile("mcr p14, 0, %0, " #crn ", " #crm ", 0" : : "r" (val & (wmask)));	\
 }
 
-static inline void xscale1_write_pmnc(u32 val)
-{
-	/* bits 7, 11 and [31:28] reserved */
-	asm volatile("mcr " APMU_CP14(c0, c0) : : "r" (val & 0x0ffff77f));
-}
+/* XScale1: PMNC's bits 7, 11 and [31:28] are reserved */
+APMU_CP14_RW(xscale1, pmnc, c0, c0, 0x0ffff77f)
+APMU_CP14_RW(xscale1, ccnt, c1, c0, U32_MAX)
+APMU_CP14_RW(xscale1, pmn0, c2, c0, U32_MAX)
+APMU_CP14_RW(xscale1, pmn1, c3, c0, U32_MAX)
 
-static inline u32 xscale1_read_ccnt(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c1, c0) : "=r" (val));
-	return val;
-}
-
-static inline void xscale1_write_ccnt(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c1, c0) : : "r" (val));
-}
-
-static inline u32 xscale1_read_pmn0(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c2, c0) : "=r" (val));
-	return val;
-}
-
-static inline void xscale1_write_pmn0(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c2, c0) : : "r" (val));
-}
-
-static inline u32 xscale1_read_pmn1(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c3, c0) : "=r" (val));
-	return val;
-}
-
-static inline void xscale1_write_pmn1(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c3, c0) : : "r" (val));
-}
-
-static inline u32 xscale2_read_pmnc(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c0, c1) : "=r" (val));
-	return val;
-}
-
-static inline void xscale2_write_pmnc(u32 val)
-{
-	/* E, P, C, D; the rest reserved or read-only */
-	asm volatile("mcr " APMU_CP14(c0, c1) : : "r" (val & 0xf));
-}
-
-static inline u32 xscale2_read_ccnt(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c1, c1) : "=r" (val));
-	return val;
-}
-
-static inline void xscale2_write_ccnt(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c1, c1) : : "r" (val));
-}
-
-static inline u32 xscale2_read_inten(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c4, c1) : "=r" (val));
-	return val;
-}
-
-static inline void xscale2_write_inten(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c4, c1) : : "r" (val & 0x1f));
-}
-
-static inline u32 xscale2_read_flag(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c5, c1) : "=r" (val));
-	return val;
-}
-
-static inline void xscale2_write_flag(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c5, c1) : : "r" (val & 0x1f));
-}
-
-static inline u32 xscale2_read_evtsel(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c8, c1) : "=r" (val));
-	return val;
-}
-
-static inline void xscale2_write_evtsel(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c8, c1) : : "r" (val));
-}
-
-static inline u32 xscale2_read_pmn0(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c0, c2) : "=r" (val));
-	return val;
-}
-
-static inline void xscale2_write_pmn0(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c0, c2) : : "r" (val));
-}
-
-static inline u32 xscale2_read_pmn1(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c1, c2) : "=r" (val));
-	return val;
-}
-
-static inline void xscale2_write_pmn1(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c1, c2) : : "r" (val));
-}
-
-static inline u32 xscale2_read_pmn2(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c2, c2) : "=r" (val));
-	return val;
-}
-
-static inline void xscale2_write_pmn2(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c2, c2) : : "r" (val));
-}
-
-static inline u32 xscale2_read_pmn3(void)
-{
-	u32 val;
-
-	asm volatile("mrc " APMU_CP14(c3, c2) : "=r" (val));
-	return val;
-}
-
-static inline void xscale2_write_pmn3(u32 val)
-{
-	asm volatile("mcr " APMU_CP14(c3, c2) : : "r" (val));
-}
+/* XScale2: PMNC keeps E, P, C and D; INTEN and FLAG one bit per counter */
+APMU_CP14_RW(xscale2, pmnc, c0, c1, 0xf)
+APMU_CP14_RW(xscale2, ccnt, c1, c1, U32_MAX)
+APMU_CP14_RW(xscale2, inten, c4, c1, 0x1f)
+APMU_CP14_RW(xscale2, flag, c5, c1, 0x1f)
+APMU_CP14_RW(xscale2, evtsel, c8, c1, U32_MAX)
+APMU_CP14_RW(xscale2, pmn0, c0, c2, U32_MAX)
+APMU_CP14_RW(xscale2, pmn1, c1, c2, U32_MAX)
+APMU_CP14_RW(xscale2, pmn2, c2, c2, U32_MAX)
+APMU_CP14_RW(xscale2, pmn3, c3, c2, U32_MAX)
 
 /* The counter number is part of the instruction: one case each */
 static inline u32 xscale1_read_pmn(int n)
