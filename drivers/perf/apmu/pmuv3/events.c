@@ -219,7 +219,7 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_map_event);
  *  - exclude_guest (perf's default) excludes a guest's EL1 under VHE and nothing else:
  *    a guest's EL0 counts as user time, and without VHE all guest time counts as host
  *    time. Without EL2 (is_hyp_mode_available() false) no guest can run and every flag
- *    is exact. apmu.rst says this.
+ *    is exact.
  */
 static int apmu_event_filter(struct apmu_pmuv3 *pv, struct perf_event *event, u64 *filt)
 {
@@ -323,9 +323,8 @@ int apmu_pmuv3_set_filter(struct perf_event *event)
 			return -EINVAL;
 		}
 		/*
-		 * only CPU_CYCLES without a threshold can have the 64-bit PMCCNTR, and only
-		 * where it may use it (not on SMT cores: in-tree would put it on a 32-bit
-		 * counter and still tell user space 64 bits)
+		 * a 64-bit count on 32-bit event counters: only CPU_CYCLES without a
+		 * threshold, and only where it may use the 64-bit PMCCNTR (pmccntr_ok)
 		 */
 		if (apmu_wants_chain(pv, event) &&
 		    ((hwc->config_base & ARMV8_PMU_EVTYPE_EVENT) !=

@@ -130,9 +130,9 @@ static inline u32 apmu_threshold_max(struct apmu_pmuv3 *pv)
 
 /*
  * A 64-bit count was asked for (config1 "long"), event counters are only 32-bit and the
- * PMU implements CHAIN (PMCEID bit 0x1e; QEMU does not). Without CHAIN the count is still
- * 64-bit, extended through the overflow interrupt; only a sampling period is then capped
- * at 2^31.
+ * PMU implements CHAIN (its PMCEID bit). Without CHAIN the count is still 64-bit,
+ * extended through the overflow interrupt; only a sampling period is then capped at
+ * 2^31.
  */
 static inline bool apmu_wants_chain(struct apmu_pmuv3 *pv, struct perf_event *event)
 {
