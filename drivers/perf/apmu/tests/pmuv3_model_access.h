@@ -38,80 +38,49 @@
 #define APMU_PMUV3_AARCH32	0
 #endif
 
+/* apmu_mdl_<name>(): one read (64-bit) or write (of a @type) of the model's register @reg */
+#define APMU_MDL_RD(name, reg)							\
+static inline u64 apmu_mdl_##name(void)						\
+{										\
+	return apmu_model_read(reg, 0);						\
+}
+
+#define APMU_MDL_WR(name, type, reg)						\
+static inline void apmu_mdl_##name(type val)					\
+{										\
+	apmu_model_write(reg, 0, val);						\
+}
+
+/* the same for register <reg><n>, PMEVCNTR<n> and PMEVTYPER<n> */
+#define APMU_MDL_WR_N(name, type, reg)						\
+static inline void apmu_mdl_##name(int n, type val)				\
+{										\
+	apmu_model_write(reg, n, val);						\
+}
+
 /* The accessors both views share: the same register, width and signature */
-static inline u64 apmu_mdl_read_pmcr(void)
-{
-	return apmu_model_read(APMU_R_PMCR, 0);
-}
-
-static inline void apmu_mdl_write_pmcr(u64 val)
-{
-	apmu_model_write(APMU_R_PMCR, 0, val);
-}
-
-static inline void apmu_mdl_write_pmcntenset(u64 val)
-{
-	apmu_model_write(APMU_R_PMCNTENSET, 0, val);
-}
-
-static inline void apmu_mdl_write_pmcntenclr(u64 val)
-{
-	apmu_model_write(APMU_R_PMCNTENCLR, 0, val);
-}
-
-static inline void apmu_mdl_write_pmintenset(u64 val)
-{
-	apmu_model_write(APMU_R_PMINTENSET, 0, val);
-}
-
-static inline void apmu_mdl_write_pmintenclr(u64 val)
-{
-	apmu_model_write(APMU_R_PMINTENCLR, 0, val);
-}
-
-static inline void apmu_mdl_write_pmovsclr(u64 val)
-{
-	apmu_model_write(APMU_R_PMOVSCLR, 0, val);
-}
-
-static inline void apmu_mdl_write_pmccfiltr(u64 val)
-{
-	apmu_model_write(APMU_R_PMCCFILTR, 0, val);
-}
-
+APMU_MDL_RD(read_pmcr, APMU_R_PMCR)
+APMU_MDL_WR(write_pmcr, u64, APMU_R_PMCR)
+APMU_MDL_WR(write_pmcntenset, u64, APMU_R_PMCNTENSET)
+APMU_MDL_WR(write_pmcntenclr, u64, APMU_R_PMCNTENCLR)
+APMU_MDL_WR(write_pmintenset, u64, APMU_R_PMINTENSET)
+APMU_MDL_WR(write_pmintenclr, u64, APMU_R_PMINTENCLR)
+APMU_MDL_WR(write_pmovsclr, u64, APMU_R_PMOVSCLR)
+APMU_MDL_WR(write_pmccfiltr, u64, APMU_R_PMCCFILTR)
+APMU_MDL_RD(read_pmmir, APMU_R_PMMIR)
+APMU_MDL_WR(write_pmuacr, u64, APMU_R_PMUACR)
 /*
  * FEAT_PMUv3_ICNTR is AArch64-only: 32-bit Arm has empty stubs, which the backend must
  * never need. From the AArch32 view any call reaches the model, where PMICNTR/PMICFILTR
  * are UNDEFINED and fail the test.
  */
-static inline u64 apmu_mdl_read_pmicntr(void)
-{
-	return apmu_model_read(APMU_R_PMICNTR, 0);
-}
-
-static inline void apmu_mdl_write_pmicntr(u64 val)
-{
-	apmu_model_write(APMU_R_PMICNTR, 0, val);
-}
-
-static inline void apmu_mdl_write_pmicfiltr(u64 val)
-{
-	apmu_model_write(APMU_R_PMICFILTR, 0, val);
-}
+APMU_MDL_RD(read_pmicntr, APMU_R_PMICNTR)
+APMU_MDL_WR(write_pmicntr, u64, APMU_R_PMICNTR)
+APMU_MDL_WR(write_pmicfiltr, u64, APMU_R_PMICFILTR)
 
 static inline unsigned long apmu_mdl_read_pmevcntrn(int n)
 {
 	return apmu_model_read(APMU_R_PMEVCNTR, n);
-}
-
-static inline unsigned long apmu_mdl_read_pmmir(void)
-{
-	return apmu_model_read(APMU_R_PMMIR, 0);
-}
-
-static inline void apmu_mdl_write_pmuacr(u64 val)
-{
-	apmu_model_write(APMU_R_PMUACR, 0, val);
 }
 
 #if APMU_PMUV3_AARCH32
@@ -123,23 +92,16 @@ static inline void apmu_mdl_write_pmuacr(u64 val)
  * values are the exception: an MCR to PMEVCNTR<n> or to PMCCNTR's 32-bit encoding writes
  * bits [31:0] by definition, and the backend relies on that, so they are cut here.
  */
-
 /* PMOVSR (MRC/MCR p15, 0, <Rt>, c9, c12, 3), the W1C view */
 static inline u32 apmu_mdl_read_pmovsclr(void)
 {
 	return apmu_model_read(APMU_R_PMOVSCLR, 0);
 }
 
-static inline void apmu_mdl_write_pmuserenr(u64 val)
-{
-	apmu_model_write(APMU_R_PMUSERENR, 0, val);
-}
-
+APMU_MDL_WR(write_pmuserenr, u64, APMU_R_PMUSERENR)
 /* PMCCNTR through MRC/MCR p15, 0, <Rt>, c9, c13, 0, as pmuv3/arch_arm.h does */
-static inline u64 apmu_mdl_read_pmccntr(void)
-{
-	return apmu_model_read(APMU_R_PMCCNTR32, 0);
-}
+APMU_MDL_RD(read_pmccntr, APMU_R_PMCCNTR32)
+APMU_MDL_WR_N(write_pmevtypern, u64, APMU_R_PMEVTYPER)
 
 static inline void apmu_mdl_write_pmccntr(u64 val)
 {
@@ -151,34 +113,30 @@ static inline void apmu_mdl_write_pmevcntrn(int n, u64 val)
 	apmu_model_write(APMU_R_PMEVCNTR, n, lower_32_bits(val));
 }
 
-static inline void apmu_mdl_write_pmevtypern(int n, u64 val)
-{
-	apmu_model_write(APMU_R_PMEVTYPER, n, val);
-}
-
 /* ID_DFR0.PerfMon, bits [27:24] (arch/arm's read_pmuver()) */
 static inline u32 apmu_mdl_read_pmuver(void)
 {
 	return FIELD_GET(APMU_MODEL_ID_DFR0_PERFMON, apmu_model_read(APMU_R_ID_DFR0, 0));
 }
 
-/* PMCEID0, and PMCEID2 as bits [63:32] from PMUv3p1, as arch/arm's read_pmceid0() */
-static inline u64 apmu_mdl_read_pmceid0(void)
+/* PMCEID0 and 1, with PMCEID2 and 3 as bits [63:32] from PMUv3p1, as arch/arm's */
+static inline u64 apmu_mdl_read_pmceid(enum apmu_reg lo, enum apmu_reg hi)
 {
-	u64 val = apmu_model_read(APMU_R_PMCEID0, 0);
+	u64 val = apmu_model_read(lo, 0);
 
 	if (apmu_mdl_read_pmuver() >= APMU_MODEL_PMUVER_V3P1)
-		val |= apmu_model_read(APMU_R_PMCEID2, 0) << 32;
+		val |= apmu_model_read(hi, 0) << 32;
 	return val;
+}
+
+static inline u64 apmu_mdl_read_pmceid0(void)
+{
+	return apmu_mdl_read_pmceid(APMU_R_PMCEID0, APMU_R_PMCEID2);
 }
 
 static inline u64 apmu_mdl_read_pmceid1(void)
 {
-	u64 val = apmu_model_read(APMU_R_PMCEID1, 0);
-
-	if (apmu_mdl_read_pmuver() >= APMU_MODEL_PMUVER_V3P1)
-		val |= apmu_model_read(APMU_R_PMCEID3, 0) << 32;
-	return val;
+	return apmu_mdl_read_pmceid(APMU_R_PMCEID1, APMU_R_PMCEID3);
 }
 
 /* No AArch32 ID field for FEAT_PMUv3_ICNTR: false, without a register access */
@@ -189,45 +147,14 @@ static inline bool apmu_mdl_pmuv3_has_icntr(void)
 
 #else /* !APMU_PMUV3_AARCH32 */
 
-static inline u64 apmu_mdl_read_pmovsclr(void)
-{
-	return apmu_model_read(APMU_R_PMOVSCLR, 0);
-}
-
-static inline void apmu_mdl_write_pmuserenr(u32 val)
-{
-	apmu_model_write(APMU_R_PMUSERENR, 0, val);
-}
-
-static inline u64 apmu_mdl_read_pmccntr(void)
-{
-	return apmu_model_read(APMU_R_PMCCNTR, 0);
-}
-
-static inline void apmu_mdl_write_pmccntr(u64 val)
-{
-	apmu_model_write(APMU_R_PMCCNTR, 0, val);
-}
-
-static inline void apmu_mdl_write_pmevcntrn(int n, unsigned long val)
-{
-	apmu_model_write(APMU_R_PMEVCNTR, n, val);
-}
-
-static inline void apmu_mdl_write_pmevtypern(int n, unsigned long val)
-{
-	apmu_model_write(APMU_R_PMEVTYPER, n, val);
-}
-
-static inline u64 apmu_mdl_read_pmceid0(void)
-{
-	return apmu_model_read(APMU_R_PMCEID0, 0);
-}
-
-static inline u64 apmu_mdl_read_pmceid1(void)
-{
-	return apmu_model_read(APMU_R_PMCEID1, 0);
-}
+APMU_MDL_RD(read_pmovsclr, APMU_R_PMOVSCLR)
+APMU_MDL_WR(write_pmuserenr, u32, APMU_R_PMUSERENR)
+APMU_MDL_RD(read_pmccntr, APMU_R_PMCCNTR)
+APMU_MDL_WR(write_pmccntr, u64, APMU_R_PMCCNTR)
+APMU_MDL_WR_N(write_pmevcntrn, unsigned long, APMU_R_PMEVCNTR)
+APMU_MDL_WR_N(write_pmevtypern, unsigned long, APMU_R_PMEVTYPER)
+APMU_MDL_RD(read_pmceid0, APMU_R_PMCEID0)
+APMU_MDL_RD(read_pmceid1, APMU_R_PMCEID1)
 
 static inline u32 apmu_mdl_read_pmuver(void)
 {
