@@ -45,6 +45,8 @@
 
 #include <linux/types.h>
 
+#include "../xscale/xscale.h"	/* the event numbers, APMU_XS_EVT_UNUSED */
+
 /* The CP14 performance monitor registers, for the model's accessors */
 enum apmu_xs_reg {
 	APMU_XS_PMNC,
@@ -62,9 +64,6 @@ enum apmu_xs_reg {
 /* Counter numbering inside the model: XScale2's INTEN/FLAG bit numbers */
 #define APMU_XS_CCNT_BIT	0
 #define APMU_XS_PMN_BIT(n)	((n) + 1)
-
-/* evtCount that counts nothing: the power-saving select of an unused counter */
-#define APMU_XS_EVT_UNUSED	0xff
 
 /* The ID field XScale2's PMNC reads in [31:24] */
 #define APMU_XS2_PMNC_ID	0x14

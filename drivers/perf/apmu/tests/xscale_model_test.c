@@ -27,7 +27,7 @@ static void counts_on_after_overflow(struct kunit *test)
 	apmu_xs_model_write(APMU_XS_INTEN, BIT(APMU_XS_PMN_BIT(0)));
 	apmu_xs_model_write(APMU_XS_PMN0, 0xfffffffe);
 	apmu_xs_model_write(APMU_XS_PMNC, 1);
-	apmu_xs_model_count(m, 0x07, 5);
+	apmu_xs_model_count(m, APMU_XS_EVT_INSTRUCTION, 5);
 	KUNIT_EXPECT_EQ(test, apmu_xs_model_read(APMU_XS_PMN0), 3);
 	KUNIT_EXPECT_EQ(test, apmu_xs_model_read(APMU_XS_FLAG), BIT(APMU_XS_PMN_BIT(0)));
 	KUNIT_EXPECT_TRUE(test, apmu_xs_model_irq(m));
@@ -81,7 +81,7 @@ static void xscale1_pmnc_evt_needs_e_clear(struct kunit *test)
 	apmu_xs_model_write(APMU_XS_PMNC, 0x07 << 12 | 0xff << 20 | BIT(4));
 	apmu_xs_model_write(APMU_XS_PMNC, 0x07 << 12 | 0xff << 20 | BIT(4) | 1);
 	KUNIT_EXPECT_EQ(test, m->violations, 0);
-	apmu_xs_model_count(m, 0x07, 2);
+	apmu_xs_model_count(m, APMU_XS_EVT_INSTRUCTION, 2);
 	KUNIT_EXPECT_EQ(test, apmu_xs_model_read(APMU_XS_PMN0), 2);
 	apmu_xs_model_write(APMU_XS_PMNC, 0x08 << 12 | 0xff << 20 | BIT(4) | 1);
 	KUNIT_EXPECT_EQ(test, m->violations, 1);
@@ -114,7 +114,7 @@ static void xscale1_flags_in_pmnc(struct kunit *test)
 	apmu_xs_model_write(APMU_XS_CCNT, 0xffffffff);
 	apmu_xs_model_write(APMU_XS_PMNC, ctl);
 	apmu_xs_model_write(APMU_XS_PMNC, ctl | 1);
-	apmu_xs_model_count(m, 0x07, 1);
+	apmu_xs_model_count(m, APMU_XS_EVT_INSTRUCTION, 1);
 	apmu_xs_model_cycles(m, 1);
 	KUNIT_EXPECT_EQ(test, apmu_xs_model_read(APMU_XS_PMNC) & 0x700, BIT(8) | BIT(10));
 	KUNIT_EXPECT_TRUE(test, apmu_xs_model_irq(m));
@@ -140,7 +140,7 @@ static void power_rules(struct kunit *test)
 	apmu_xs_model_write(APMU_XS_PMNC, 0);
 	apmu_xs_model_write(APMU_XS_EVTSEL, 0xffffff07);
 	apmu_xs_model_write(APMU_XS_PMNC, 1);
-	apmu_xs_model_count(m, 0x07, 1);
+	apmu_xs_model_count(m, APMU_XS_EVT_INSTRUCTION, 1);
 	KUNIT_EXPECT_EQ(test, m->violations, 3);
 }
 
@@ -153,7 +153,7 @@ static void reset_bits_and_divider(struct kunit *test)
 	apmu_xs_model_write(APMU_XS_INTEN, BIT(APMU_XS_PMN_BIT(0)) | BIT(APMU_XS_CCNT_BIT));
 	apmu_xs_model_write(APMU_XS_PMN0, 0xffffffff);
 	apmu_xs_model_write(APMU_XS_PMNC, 1 | BIT(3));
-	apmu_xs_model_count(m, 0x07, 1);
+	apmu_xs_model_count(m, APMU_XS_EVT_INSTRUCTION, 1);
 	apmu_xs_model_cycles(m, 127);
 	KUNIT_EXPECT_EQ(test, apmu_xs_model_read(APMU_XS_CCNT), 1);
 	apmu_xs_model_cycles(m, 1);
