@@ -20,17 +20,18 @@
 
 #include "../apmu.h"
 
-static void apmu_kt_user_access_restore(void *on)
+/* The fixture's kunit_add_action() callbacks */
+static inline void apmu_kt_user_access_restore(void *on)
 {
 	apmu_user_access_set((long)on);
 }
 
-static void apmu_kt_user_access_off(void *unused)
+static inline void apmu_kt_user_access_off(void *unused)
 {
 	apmu_user_access_set(0);
 }
 
-static void apmu_kt_free_cpus(void *pmu)
+static inline void apmu_kt_free_cpus(void *pmu)
 {
 	free_percpu(((struct apmu_pmu *)pmu)->hw);
 }
