@@ -29,6 +29,10 @@
  * the only online CPU. exclude_guest, perf's default, drops EL1 samples when the kernel
  * runs at EL2 (VHE), where EL1 is a guest.
  */
+#define pr_fmt(fmt) "apmu_pcs: " fmt
+
+#include <linux/atomic.h>
+#include <linux/cleanup.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
@@ -228,8 +232,7 @@ static void pcs_event_destroy(struct perf_event *event)
 	 * pcs_kick() to be done with @pe (no new kick can be sent: the event is off
 	 * pcs_active and its timer is cancelled), then cancel what it may have started.
 	 */
-	while (atomic_read_acquire(&pe->kicks))
-		cpu_relax();
+	atomic_cond_read_acquire(&pe->kicks, !VAL);
 	hrtimer_cancel(&pe->timer);
 	/* del() left it idle; a callback still running on the target sees !active */
 	timer_delete_sync(&pe->flush);
@@ -269,29 +272,24 @@ static DEFINE_RAW_SPINLOCK(pcs_kick_lock);
 /* Start @pe's timer on @cpu, counting the kick until pcs_kick() is done with @pe */
 static void pcs_send_kick(struct apmu_pcs_event *pe, int cpu)
 {
-	unsigned long flags;
-
 	atomic_inc(&pe->kicks);
-	raw_spin_lock_irqsave(&pcs_kick_lock, flags);
+	guard(raw_spinlock_irqsave)(&pcs_kick_lock);
 	/* -EBUSY: a kick is pending, and counted; -ENXIO: @cpu is gone */
 	if (smp_call_function_single_async(cpu, &pe->kick))
 		atomic_dec(&pe->kicks);
-	raw_spin_unlock_irqrestore(&pcs_kick_lock, flags);
 }
 
-static int pcs_event_init(struct perf_event *event)
+/*
+ * The attribute refusals of event_init, before any unit is taken: 0, or the errno. Each
+ * says why with a pr_debug.
+ */
+static int pcs_event_refused(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
-	struct hw_perf_event *hwc = &event->hw;
-	struct apmu_pcs_event *pe;
-	struct apmu_pcs_unit *u;
-	u64 period;
 
-	if (attr->type != event->pmu->type)
-		return -ENOENT;
 	/* perf core refuses it without a task itself (EINVAL); say why here too */
 	if (attr->sigtrap) {
-		pr_debug("apmu_pcs: sigtrap refused: samples are delivered late, not at the sampled PC\n");
+		pr_debug("sigtrap refused: samples are delivered late, not at the sampled PC\n");
 		return -EOPNOTSUPP;
 	}
 	/*
@@ -299,11 +297,11 @@ static int pcs_event_init(struct perf_event *event)
 	 * ignores it, and perf record sets it for -C too, so it is accepted there.
 	 */
 	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK)) {
-		pr_debug("apmu_pcs: per-task events refused: the frame samples whatever the CPU runs\n");
+		pr_debug("per-task events refused: the frame samples whatever the CPU runs\n");
 		return -EOPNOTSUPP;
 	}
 	if (!is_sampling_event(event)) {
-		pr_debug("apmu_pcs: counting events refused: apmu_pcs only samples\n");
+		pr_debug("counting events refused: apmu_pcs only samples\n");
 		return -EOPNOTSUPP;
 	}
 	/*
@@ -313,34 +311,49 @@ static int pcs_event_init(struct perf_event *event)
 	 */
 	if (attr->exclude_user || attr->exclude_kernel || attr->exclude_idle ||
 	    attr->exclude_host) {
-		pr_debug("apmu_pcs: exclude_user/kernel/idle/host refused: PMPCSR cannot filter\n");
+		pr_debug("exclude_user/kernel/idle/host refused: PMPCSR cannot filter\n");
 		return -EOPNOTSUPP;
 	}
 	if (attr->sample_type & APMU_PCS_NO_SAMPLE_TYPES) {
-		pr_debug("apmu_pcs: sample_type %#llx refused: only IP, TID, TIME, CPU, PERIOD, ID, STREAM_ID and IDENTIFIER\n",
+		pr_debug("sample_type %#llx refused: only IP, TID, TIME, CPU, PERIOD, ID, STREAM_ID and IDENTIFIER\n",
 			 attr->sample_type);
 		return -EOPNOTSUPP;
 	}
 	if (attr->config || attr->config1 || attr->config2 || apmu_compat_config3(attr)) {
-		pr_debug("apmu_pcs: config, config1, config2 and config3 must be 0\n");
+		pr_debug("config, config1, config2 and config3 must be 0\n");
 		return -EINVAL;
 	}
 	if (event->group_leader != event) {
-		pr_debug("apmu_pcs: groups refused\n");
+		pr_debug("groups refused\n");
 		return -EOPNOTSUPP;
 	}
 	if (!apmu_can_sample()) {
-		pr_debug("apmu_pcs: perf_event_overflow() unavailable: sampling refused\n");
+		pr_debug("perf_event_overflow() unavailable: sampling refused\n");
 		return -EOPNOTSUPP;
 	}
 	if (apmu_pcs_reader_cpu(event->cpu) >= nr_cpu_ids) {
-		pr_debug("apmu_pcs: no other online CPU to sample cpu%d from\n", event->cpu);
+		pr_debug("no other online CPU to sample cpu%d from\n", event->cpu);
 		return -EOPNOTSUPP;
 	}
+	return 0;
+}
 
+static int pcs_event_init(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	struct apmu_pcs_event *pe;
+	struct apmu_pcs_unit *u;
+	u64 period;
+	int ret;
+
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	ret = pcs_event_refused(event);
+	if (ret)
+		return ret;
 	u = apmu_pcs_unit_get(event->cpu);
 	if (!u) {
-		pr_debug("apmu_pcs: cpu%d has no PC-sampling frame\n", event->cpu);
+		pr_debug("cpu%d has no PC-sampling frame\n", event->cpu);
 		return -ENODEV;
 	}
 	/*
@@ -787,14 +800,14 @@ static int pcs_add(struct perf_event *event, int flags)
 	WRITE_ONCE(pe->min_ns, 0);
 	if (flags & PERF_EF_START)
 		pcs_start(event, flags);
-	raw_spin_lock(&pcs_active_lock);
-	reader = pcs_choose_reader(pe, -1);
-	list_add(&pe->node, &pcs_active);
-	WRITE_ONCE(pe->reader, reader);
-	WRITE_ONCE(pe->active, true);
-	if (reader < nr_cpu_ids)
-		pcs_send_kick(pe, reader);
-	raw_spin_unlock(&pcs_active_lock);
+	scoped_guard(raw_spinlock, &pcs_active_lock) {
+		reader = pcs_choose_reader(pe, -1);
+		list_add(&pe->node, &pcs_active);
+		WRITE_ONCE(pe->reader, reader);
+		WRITE_ONCE(pe->active, true);
+		if (reader < nr_cpu_ids)
+			pcs_send_kick(pe, reader);
+	}
 	/* on CPU N: TIMER_PINNED queues it here */
 	mod_timer(&pe->flush, jiffies + 1);
 	return 0;
@@ -805,10 +818,10 @@ static void pcs_del(struct perf_event *event, int flags)
 	struct apmu_pcs_event *pe = event->pmu_private;
 	unsigned int head, lost;
 
-	raw_spin_lock(&pcs_active_lock);
-	list_del_init(&pe->node);
-	WRITE_ONCE(pe->active, false);
-	raw_spin_unlock(&pcs_active_lock);
+	scoped_guard(raw_spinlock, &pcs_active_lock) {
+		list_del_init(&pe->node);
+		WRITE_ONCE(pe->active, false);
+	}
 	/* If the callback is running on the reader, it sees !active and stops */
 	hrtimer_try_to_cancel(&pe->timer);
 	/*
@@ -857,10 +870,9 @@ static struct pmu apmu_pcs_pmu = {
 void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 {
 	struct apmu_pcs_event *pe;
-	unsigned long flags;
 	int reader;
 
-	raw_spin_lock_irqsave(&pcs_active_lock, flags);
+	guard(raw_spinlock_irqsave)(&pcs_active_lock);
 	list_for_each_entry(pe, &pcs_active, node) {
 		/*
 		 * Every event's timer, not only those this CPU reads for: one left here by
@@ -880,7 +892,6 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 		if (reader < nr_cpu_ids)
 			pcs_send_kick(pe, reader);
 	}
-	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
 }
 
 /**
@@ -894,9 +905,8 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 {
 	struct apmu_pcs_event *pe;
-	unsigned long flags;
 
-	raw_spin_lock_irqsave(&pcs_active_lock, flags);
+	guard(raw_spinlock_irqsave)(&pcs_active_lock);
 	list_for_each_entry(pe, &pcs_active, node) {
 		if (READ_ONCE(pe->reader) < nr_cpu_ids || pe->unit->cpu == cpu)
 			continue;
@@ -905,7 +915,6 @@ void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 			      ns_to_ktime(pcs_interval(pe)),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
-	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
 }
 
 /**
