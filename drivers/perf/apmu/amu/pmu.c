@@ -3,16 +3,12 @@
  * apmu: the apmu_amu perf PMU: counting events over the AMU's free-running counters.
  *
  * The counters are never written, enabled or disabled: an event is the difference of two
- * reads of AMEVCNTR0<n>_EL0 or AMEVCNTR1<n>_EL0 on its CPU. Core power-down may reset the
- * AMU: the CPU PM notifier (amu.c) folds the CPU's events before and after a power-down,
- * and hotplug removes them first. A 64-bit wrap takes about 195 years at 3 GHz: a counter
- * found below its last value all the same was reset by something else (firmware), and the
- * event adds what it counted since.
- * The counters count every context of the CPU, so events are CPU-wide only: per-task
- * counting would charge a task with interrupts and kernel work done for others, which is
- * not exact. Sampling and exclude_* cannot be
- * honoured (no overflow interrupt, no filtering): -EOPNOTSUPP, except exclude_host and
- * exclude_guest, refused with -EINVAL so that perf retries without them (see below).
+ * reads of AMEVCNTR0<n>_EL0 or AMEVCNTR1<n>_EL0 on its CPU, with IRQs off there (perf
+ * core calls add/del/start/stop/read on the event's CPU; the CPU PM notifier in amu.c
+ * folds the CPU's events around a power-down, which may reset the AMU). A 64-bit counter
+ * found below its last value was reset (apmu_amu_ev_update()). Events are CPU-wide
+ * counting events only: the counters count every context of the CPU and have no
+ * overflow interrupt nor filter (apmu_amu_ev_refused() says what is refused and why).
  */
 #define pr_fmt(fmt) "apmu: amu: " fmt
 

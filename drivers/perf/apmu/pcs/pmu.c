@@ -1,33 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu_pcs: a perf PMU that profiles a CPU without interrupting it.
+ * apmu_pcs: a perf PMU that samples a CPU's PC without interrupting it
+ * (Documentation/admin-guide/perf/apmu.rst, "The apmu_pcs perf PMU").
  *
- * `perf record -e apmu_pcs// -C N` opens a sampling event on CPU N. The event stays in
- * CPU N's perf context (perf's tools put their tracking event on N and share its ring
- * buffer, which must then be written from N only), but its sampling runs elsewhere: an
- * hrtimer on another active CPU, the reader (a housekeeping CPU for timers, preferably
- * one no apmu_pcs event samples, spread over those: pcs_choose_reader()), fires at the
- * requested period (nanoseconds) or frequency, or less often (perf's sample limit, the
- * reader's own cost: pcs_hrtimer()), and reads CPU N's PMPCSR over the
- * external PMU frame. PERF_EVENT_IOC_PERIOD is honoured: the new period is taken at
- * perf's start(PERF_EF_RELOAD) on CPU N and the reader's timer is re-armed with it.
- * Each valid sample (PC, Exception level, time, task) goes into a per-event
- * single-producer ring; CPU N
- * turns the ring into ordinary perf samples at its own scheduler tick (a deferrable timer
- * pinned to it, run from the timer softirq of the tick; for frequency events perf also
- * stops and restarts them every tick), a read of the event, and the event's removal - so
- * it takes no interrupt, IPI or exception for taking samples (what perf itself sends it
- * is in Documentation/admin-guide/perf/apmu.rst). The samples carry IP the sampled
- * PC (user or kernel from PMPCSR.EL), CPU N, the time of the read, PERIOD in nanoseconds,
- * and the task when the sampled context ID is a Linux TID (CONFIG_PID_IN_CONTEXTIDR),
- * else -1. A full ring drops samples.
+ * An event is CPU-bound to CPU N and stays in N's perf context, so its ring buffer is
+ * written on N only. Three parties, each with its own context rules:
  *
- * Refused with -EOPNOTSUPP: counting events (nothing to count), per-task events (the
- * frame samples whatever runs), exclude_user/kernel/hv/idle/host (PMPCSR has no filter),
- * callchains and register or stack dumps (there are no registers to unwind), groups, and
- * sampling at all when perf_event_overflow() cannot be reached (overflow.c), or when N is
- * the only online CPU. exclude_guest, perf's default, drops EL1 samples when the kernel
- * runs at EL2 (VHE), where EL1 is a guest.
+ *  - the reader: another active (housekeeping) CPU, pcs_choose_reader(). Its hrtimer
+ *    (hard IRQ, pcs_hrtimer()) reads N's PMPCSR over the external frame once per
+ *    interval (pcs_interval()) and writes the sample into the event's single-producer
+ *    ring (pcs_produce()). It is started and moved by an IPI to the reader (pcs_kick()),
+ *    never to N.
+ *  - CPU N: delivers the ring as perf samples (pcs_deliver()) with IRQs off, from a
+ *    pinned deferrable timer at its tick (pcs_flush()), a read of the event and del().
+ *  - perf core: event_init, add/del/start/stop/read on CPU N, and the hotplug
+ *    callbacks, which move the readers off a CPU going down.
+ *
+ * The ring is ordered by @head (release by the reader, acquire by N) and @tail (release
+ * by N, acquire by the reader). Refused with -EOPNOTSUPP: what PMPCSR cannot honour
+ * (counting, per-task events, filtering but exclude_guest/hv, register or stack dumps,
+ * groups), and sampling when N has no other active CPU or perf_event_overflow() cannot
+ * be reached; pcs_event_refused() says which.
  */
 #define pr_fmt(fmt) "apmu_pcs: " fmt
 
@@ -560,15 +553,11 @@ static u64 pcs_interval(struct apmu_pcs_event *pe)
 }
 
 /*
- * The reader's timer: one sample of CPU N per expiry. Its interval is the period, never
- * shorter than perf's sample limit allows (@min_ns) nor than APMU_PCS_COST_SHARE times
- * the cost of the last callback (@cost_ns, from its entry to its re-arm: the external
- * reads and the delivery to the ring): when a read takes longer than the period (a slow
- * external bus, an emulator), the reader still leaves its CPU at least
- * (APMU_PCS_COST_SHARE - 1) / APMU_PCS_COST_SHARE of the time instead of running back to
- * back in hard-IRQ context, which perf's own throttling cannot stop once root has turned
- * off its CPU-time limit. hrtimer_forward_now() keeps expiries on the interval's grid and
- * skips those already past: at most one callback per interval.
+ * The reader's timer, hard IRQ on the reader: one sample of CPU N per expiry, at
+ * pcs_interval(), which this callback's own cost (@cost_ns: the external reads and the
+ * write to the ring) also bounds, so that the reader keeps most of its CPU whatever
+ * perf's limits. hrtimer_forward_now() skips expiries already past: at most one
+ * callback per interval.
  */
 static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 {
