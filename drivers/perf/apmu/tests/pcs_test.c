@@ -5,6 +5,7 @@
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
+#include <linux/cleanup.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/of.h>
@@ -653,7 +654,6 @@ static void mmio_debug_frame_read_only_when_up(struct kunit *test)
 	u32 *frame = kunit_kzalloc(test, APMU_PCS_FRAME_SIZE, GFP_KERNEL);
 	u32 *dbg = kunit_kzalloc(test, APMU_PCS_FRAME_SIZE, GFP_KERNEL);
 	struct apmu_pcs_unit u = { .ops = &apmu_pcs_mmio_ops, .online = true, .pm_off = true };
-	unsigned long flags;
 
 	KUNIT_ASSERT_NOT_NULL(test, frame);
 	KUNIT_ASSERT_NOT_NULL(test, dbg);
@@ -667,9 +667,8 @@ static void mmio_debug_frame_read_only_when_up(struct kunit *test)
 
 	/* CPU PM low-power state: nothing read, EDPRSR taken as powered down */
 	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&u), -EAGAIN);
-	raw_spin_lock_irqsave(&u.lock, flags);
-	KUNIT_EXPECT_EQ(test, u.ops->prsr(&u), 0);
-	raw_spin_unlock_irqrestore(&u.lock, flags);
+	scoped_guard(raw_spinlock_irqsave, &u.lock)
+		KUNIT_EXPECT_EQ(test, u.ops->prsr(&u), 0);
 
 	/* up, but the debug frame is not external debug */
 	u.pm_off = false;
@@ -692,9 +691,8 @@ static void mmio_debug_frame_read_only_when_up(struct kunit *test)
 	/* offline: EDPRSR not read at all */
 	dbg[APMU_EDPRSR / 4] = APMU_EDPRSR_PU;
 	u.online = false;
-	raw_spin_lock_irqsave(&u.lock, flags);
-	KUNIT_EXPECT_EQ(test, u.ops->prsr(&u), 0);
-	raw_spin_unlock_irqrestore(&u.lock, flags);
+	scoped_guard(raw_spinlock_irqsave, &u.lock)
+		KUNIT_EXPECT_EQ(test, u.ops->prsr(&u), 0);
 }
 
 /*
