@@ -90,11 +90,14 @@ def parse_section(name, lines):
         title = desc.split("#")[0].strip()
         if kids or title in suites:
             # a summary line (a KUnit suite, a kselftest program): its cases were counted
-            # one by one; its own failure must still fail the section. A parameterised
-            # KUnit case's results need no plan (6.12's KUnit prints none for them).
-            for k in unplanned:
-                if len(k) > len(key) and k.startswith(key):
-                    unplanned[k] = 0
+            # one by one; its own failure must still fail the section
+            if title in suites:
+                # KTAP lets a subtest leave out its plan when it cannot know the number
+                # in advance, as KUnit's parameterised cases do before 6.13: the results
+                # just below this summary were its subtest's
+                for k in unplanned:
+                    if len(k) > len(key) and k.startswith(key):
+                        unplanned[k] = 0
             if status == "not ok":
                 if kid_failed:
                     problems.append(f"failed: {desc.strip()} (its failed cases above)")

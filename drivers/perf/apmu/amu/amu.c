@@ -18,8 +18,10 @@
 #define pr_fmt(fmt) "apmu: amu: " fmt
 
 #include <linux/bitfield.h>
+#include <linux/cleanup.h>
 #include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
+#include <linux/err.h>
 #include <linux/minmax.h>
 #include <linux/percpu.h>
 #include <linux/slab.h>
@@ -172,9 +174,7 @@ static void apmu_amu_update_max(struct apmu_amu *amu)
 static void apmu_amu_publish(struct apmu_amu *amu, unsigned int cpu,
 			     struct apmu_amu_cpu *info)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&amu->lock, flags);
+	guard(raw_spinlock_irqsave)(&amu->lock);
 	info->sysfs = amu->info[cpu].sysfs;	/* sysfs.c's, not discovery's */
 	amu->info[cpu] = *info;
 	if (info->absent == APMU_AMU_PRESENT) {
@@ -185,7 +185,6 @@ static void apmu_amu_publish(struct apmu_amu *amu, unsigned int cpu,
 		cpumask_clear_cpu(cpu, &amu->online);
 	}
 	apmu_amu_update_max(amu);
-	raw_spin_unlock_irqrestore(&amu->lock, flags);
 }
 
 /**
@@ -257,15 +256,12 @@ bool apmu_amu_reg_ok(const struct apmu_amu_cpu *info, enum apmu_amu_reg reg,
 bool apmu_amu_cpu_ok(struct apmu_amu *amu, unsigned int cpu, enum apmu_amu_reg reg,
 		     unsigned int n, struct apmu_amu_cpu *info)
 {
-	unsigned long flags;
-
 	if (cpu >= nr_cpu_ids) {
 		*info = (struct apmu_amu_cpu) { .absent = APMU_AMU_NOT_DISCOVERED };
 		return false;
 	}
-	raw_spin_lock_irqsave(&amu->lock, flags);
+	guard(raw_spinlock_irqsave)(&amu->lock);
 	*info = amu->info[cpu];
-	raw_spin_unlock_irqrestore(&amu->lock, flags);
 	return apmu_amu_reg_ok(info, reg, n);
 }
 
@@ -413,8 +409,8 @@ static int apmu_amu_cpu_online(unsigned int cpu, struct hlist_node *node)
 	/* a missing amu/ directory must not keep the CPU offline */
 	ret = apmu_amu_sysfs_add(amu, cpu);
 	if (ret)
-		pr_warn_once("cpu%u: cannot create amu/ (%d); the CPU goes online without it\n",
-			     cpu, ret);
+		pr_warn_once("cpu%u: cannot create amu/ (%pe); the CPU goes online without it\n",
+			     cpu, ERR_PTR(ret));
 	return 0;
 }
 
@@ -425,12 +421,10 @@ static int apmu_amu_cpu_online(unsigned int cpu, struct hlist_node *node)
 static int apmu_amu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
 	struct apmu_amu *amu = hlist_entry_safe(node, struct apmu_amu, node);
-	unsigned long flags;
 
 	apmu_amu_sysfs_remove(amu, cpu);
-	raw_spin_lock_irqsave(&amu->lock, flags);
-	cpumask_clear_cpu(cpu, &amu->online);
-	raw_spin_unlock_irqrestore(&amu->lock, flags);
+	scoped_guard(raw_spinlock_irqsave, &amu->lock)
+		cpumask_clear_cpu(cpu, &amu->online);
 	return 0;
 }
 

@@ -206,9 +206,20 @@ struct apmu_amu {
 	u8 g0;
 };
 
-/* perf config layout: config[3:0] counter number, config[8] group */
-#define APMU_AMU_CFG_COUNTER	GENMASK_ULL(3, 0)
-#define APMU_AMU_CFG_GROUP	BIT_ULL(8)
+/*
+ * The apmu_amu perf config layout, declared once: format/counter is "config:0-3" (the
+ * counter number), format/group "config:8" (0: AMEVCNTR0<n>, 1: AMEVCNTR1<n>).
+ * GEN_PMU_FORMAT_ATTR() makes the format/ files and ATTR_CFG_GET_FLD() decodes a config
+ * (<linux/perf/arm_pmu.h>, or compat.h before 6.9).
+ */
+#define ATTR_CFG_FLD_counter_CFG	config
+#define ATTR_CFG_FLD_counter_LO		0
+#define ATTR_CFG_FLD_counter_HI		3
+#define ATTR_CFG_FLD_group_CFG		config
+#define ATTR_CFG_FLD_group_LO		8
+#define ATTR_CFG_FLD_group_HI		8
+#define APMU_AMU_CFG_COUNTER	GENMASK_ULL(ATTR_CFG_FLD_counter_HI, ATTR_CFG_FLD_counter_LO)
+#define APMU_AMU_CFG_GROUP	BIT_ULL(ATTR_CFG_FLD_group_LO)
 
 /* amu.c (arm64 only: AArch32 kernels do not enable the AMU) */
 #ifdef CONFIG_ARM64

@@ -3,20 +3,16 @@
  * apmu: the apmu_amu perf PMU: counting events over the AMU's free-running counters.
  *
  * The counters are never written, enabled or disabled: an event is the difference of two
- * reads of AMEVCNTR0<n>_EL0 or AMEVCNTR1<n>_EL0 on its CPU. Core power-down may reset the
- * AMU: the CPU PM notifier (amu.c) folds the CPU's events before and after a power-down,
- * and hotplug removes them first. A 64-bit wrap takes about 195 years at 3 GHz: a counter
- * found below its last value all the same was reset by something else (firmware), and the
- * event adds what it counted since.
- * The counters count every context of the CPU, so events are CPU-wide only: per-task
- * counting would charge a task with interrupts and kernel work done for others, which is
- * not exact. Sampling and exclude_* cannot be
- * honoured (no overflow interrupt, no filtering): -EOPNOTSUPP, except exclude_host and
- * exclude_guest, refused with -EINVAL so that perf retries without them (see below).
+ * reads of AMEVCNTR0<n>_EL0 or AMEVCNTR1<n>_EL0 on its CPU, with IRQs off there (perf
+ * core calls add/del/start/stop/read on the event's CPU; the CPU PM notifier in amu.c
+ * folds the CPU's events around a power-down, which may reset the AMU). A 64-bit counter
+ * found below its last value was reset (apmu_amu_ev_update()). Events are CPU-wide
+ * counting events only: the counters count every context of the CPU and have no
+ * overflow interrupt nor filter (apmu_amu_ev_refused() says what is refused and why).
  */
 #define pr_fmt(fmt) "apmu: amu: " fmt
 
-#include <linux/bitfield.h>
+#include <linux/cleanup.h>
 #include <linux/cpumask.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
@@ -27,36 +23,37 @@
 
 #define to_amu(p)	container_of(p, struct apmu_amu, pmu)
 
-static bool apmu_amu_ev_group(u64 config)
+/* The config's fields (format/, amu.h) */
+static bool apmu_amu_ev_group(const struct perf_event_attr *attr)
 {
-	return config & APMU_AMU_CFG_GROUP;
+	return ATTR_CFG_GET_FLD(attr, group);
 }
 
-static unsigned int apmu_amu_ev_counter(u64 config)
+static unsigned int apmu_amu_ev_counter(const struct perf_event_attr *attr)
 {
-	return FIELD_GET(APMU_AMU_CFG_COUNTER, config);
+	return ATTR_CFG_GET_FLD(attr, counter);
 }
 
-static enum apmu_amu_reg apmu_amu_ev_reg(u64 config)
+static enum apmu_amu_reg apmu_amu_ev_reg(const struct perf_event_attr *attr)
 {
-	return apmu_amu_ev_group(config) ? APMU_AMU_R_EVCNTR1 : APMU_AMU_R_EVCNTR0;
+	return apmu_amu_ev_group(attr) ? APMU_AMU_R_EVCNTR1 : APMU_AMU_R_EVCNTR0;
 }
 
 /* On the event's CPU, IRQs off (perf core calls add/del/start/stop/read there) */
 static u64 apmu_amu_ev_read(struct perf_event *event)
 {
 	struct apmu_amu *amu = to_amu(event->pmu);
-	u64 config = event->attr.config;
-	unsigned int n = apmu_amu_ev_counter(config);
+	enum apmu_amu_reg reg = apmu_amu_ev_reg(&event->attr);
+	unsigned int n = apmu_amu_ev_counter(&event->attr);
 	struct apmu_amu_cpu info;
 
 	/*
 	 * A rediscovery since event_init may have taken the AMU, or counter n, away from
 	 * this CPU: the event stops moving rather than read an unimplemented counter.
 	 */
-	if (!apmu_amu_cpu_ok(amu, smp_processor_id(), apmu_amu_ev_reg(config), n, &info))
+	if (!apmu_amu_cpu_ok(amu, smp_processor_id(), reg, n, &info))
 		return local64_read(&event->hw.prev_count);
-	return amu->regs->read(apmu_amu_ev_reg(config), n);
+	return amu->regs->read(reg, n);
 }
 
 static void apmu_amu_ev_update(struct perf_event *event)
@@ -96,18 +93,14 @@ void apmu_amu_pmu_fold(struct apmu_amu *amu)
 			apmu_amu_ev_update(event);
 }
 
-static int apmu_amu_ev_init(struct perf_event *event)
+/*
+ * The attribute refusals of event_init, which need no discovery result: 0, or the
+ * errno, each with a pr_debug saying why
+ */
+static int apmu_amu_ev_refused(struct perf_event *event)
 {
-	struct apmu_amu *amu = to_amu(event->pmu);
 	struct perf_event_attr *attr = &event->attr;
-	struct apmu_amu_cpu info;
-	struct perf_event *leader, *sibling;
-	unsigned long flags;
-	unsigned int n;
-	bool online;
 
-	if (attr->type != event->pmu->type)
-		return -ENOENT;
 	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK)) {
 		pr_debug("%s: per-task events not supported: the AMU counts every context of the CPU\n",
 			 event->pmu->name);
@@ -136,48 +129,69 @@ static int apmu_amu_ev_init(struct perf_event *event)
 	}
 	if (attr->config & ~(APMU_AMU_CFG_COUNTER | APMU_AMU_CFG_GROUP) ||
 	    attr->config1 || attr->config2 || apmu_compat_config3(attr)) {
-		pr_debug("%s: bad config 0x%llx/0x%llx/0x%llx/0x%llx: only counter=config:0-3, group=config:8\n",
+		pr_debug("%s: bad config 0x%llx/0x%llx/0x%llx/0x%llx: only the counter and group fields (format/)\n",
 			 event->pmu->name, attr->config, attr->config1, attr->config2,
 			 apmu_compat_config3(attr));
 		return -EINVAL;
 	}
-	online = false;
+	return 0;
+}
+
+/*
+ * Counting groups mix only with this PMU's events and software events. A lone event
+ * always fits; the leader's siblings are stable only once it has a ctx.
+ */
+static bool apmu_amu_ev_group_ok(struct perf_event *event)
+{
+	struct perf_event *leader = event->group_leader, *sibling;
+
+	if (leader == event)
+		return true;
+	if (leader->pmu != event->pmu && !is_software_event(leader))
+		return false;
+	for_each_sibling_event(sibling, leader)
+		if (sibling->pmu != event->pmu && !is_software_event(sibling))
+			return false;
+	return true;
+}
+
+static int apmu_amu_ev_init(struct perf_event *event)
+{
+	struct apmu_amu *amu = to_amu(event->pmu);
+	struct perf_event_attr *attr = &event->attr;
+	struct apmu_amu_cpu info;
+	bool online = false;
+	unsigned int n;
+	int ret;
+
+	if (attr->type != event->pmu->type)
+		return -ENOENT;
+	ret = apmu_amu_ev_refused(event);
+	if (ret)
+		return ret;
 	if (event->cpu < nr_cpu_ids) {
-		raw_spin_lock_irqsave(&amu->lock, flags);
+		guard(raw_spinlock_irqsave)(&amu->lock);
 		online = cpumask_test_cpu(event->cpu, &amu->online);
 		info = amu->info[event->cpu];
-		raw_spin_unlock_irqrestore(&amu->lock, flags);
 	}
 	if (!online) {
 		pr_debug("%s: cpu%d has no AMU, or is offline\n", event->pmu->name, event->cpu);
 		return -ENODEV;
 	}
-	n = apmu_amu_ev_counter(attr->config);
-	if (!apmu_amu_reg_ok(&info, apmu_amu_ev_reg(attr->config), n)) {
+	n = apmu_amu_ev_counter(attr);
+	if (!apmu_amu_reg_ok(&info, apmu_amu_ev_reg(attr), n)) {
 		pr_debug("%s: cpu%d has no group-%d counter %u (AMCGCR_EL0.CG0NC=%u CG1NC=%u, group 0 offered 0x%x%s)\n",
-			 event->pmu->name, event->cpu, apmu_amu_ev_group(attr->config), n,
+			 event->pmu->name, event->cpu, apmu_amu_ev_group(attr), n,
 			 info.cg0nc, info.cg1nc, info.g0,
 			 info.const_broken ? ", const counter broken" : "");
 		return -EINVAL;
 	}
-	/*
-	 * Counting groups mix only with this PMU's events and software events. A lone
-	 * event always fits; the leader's siblings are stable only once it has a ctx.
-	 */
-	leader = event->group_leader;
-	if (leader != event) {
-		if (leader->pmu != event->pmu && !is_software_event(leader))
-			goto spans_pmus;
-		for_each_sibling_event(sibling, leader)
-			if (sibling->pmu != event->pmu && !is_software_event(sibling))
-				goto spans_pmus;
+	if (!apmu_amu_ev_group_ok(event)) {
+		pr_debug("%s: group mixes events of another hardware PMU\n", event->pmu->name);
+		return -EINVAL;
 	}
 	event->hw.state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	return 0;
-
-spans_pmus:
-	pr_debug("%s: group mixes events of another hardware PMU\n", event->pmu->name);
-	return -EINVAL;
 }
 
 static void apmu_amu_ev_start(struct perf_event *event, int flags)
@@ -223,9 +237,9 @@ static struct apmu_amu *apmu_amu_dev_unit(struct device *dev)
 	return to_amu((struct pmu *)dev_get_drvdata(dev));
 }
 
-/* format/ */
-PMU_FORMAT_ATTR(counter, "config:0-3");
-PMU_FORMAT_ATTR(group, "config:8");
+/* format/: the fields of amu.h */
+GEN_PMU_FORMAT_ATTR(counter);
+GEN_PMU_FORMAT_ATTR(group);
 
 static struct attribute *apmu_amu_format_attrs[] = {
 	&format_attr_counter.attr,
@@ -238,53 +252,35 @@ static const struct attribute_group apmu_amu_format_group = {
 	.attrs = apmu_amu_format_attrs,
 };
 
-/* events/: group 0 by name, group 1 by counter number */
+/* events/: group 0 by name, group 1 by counter number; @id is the event's config */
 static ssize_t apmu_amu_event_show(struct device *dev, struct device_attribute *attr,
 				   char *buf)
 {
 	struct perf_pmu_events_attr *pa = container_of(attr, struct perf_pmu_events_attr, attr);
+	struct perf_event_attr ev = { .config = pa->id };
 
-	return sysfs_emit(buf, "group=%u,counter=%u\n", apmu_amu_ev_group(pa->id),
-			  apmu_amu_ev_counter(pa->id));
+	return sysfs_emit(buf, "group=%u,counter=%u\n", apmu_amu_ev_group(&ev),
+			  apmu_amu_ev_counter(&ev));
 }
 
-#define AMU_EV(_name, _cfg)							\
-	static struct perf_pmu_events_attr amu_ev_##_name = {			\
+/* An events/ file, defined in the array (as arm-cmn.c does) */
+#define AMU_EV(_name, _config)							\
+	(&((struct perf_pmu_events_attr[]) {{					\
 		.attr = __ATTR(_name, 0444, apmu_amu_event_show, NULL),		\
-		.id = _cfg,							\
-	}
+		.id = _config,							\
+	}})[0].attr.attr)
 #define AMU_EV1(n)	AMU_EV(aux##n, APMU_AMU_CFG_GROUP | (n))
-#define AMU_EV_PTR(_name)	(&amu_ev_##_name.attr.attr)
-
-AMU_EV(core_cycles, APMU_AMU_G0_CORE);
-AMU_EV(const_cycles, APMU_AMU_G0_CONST);
-/* not "inst_retired": the CPU PMU's event of that name (perf -e inst_retired) */
-AMU_EV(amu_inst_retired, APMU_AMU_G0_INST);
-AMU_EV(mem_stall_cycles, APMU_AMU_G0_STALL);
-AMU_EV1(0);
-AMU_EV1(1);
-AMU_EV1(2);
-AMU_EV1(3);
-AMU_EV1(4);
-AMU_EV1(5);
-AMU_EV1(6);
-AMU_EV1(7);
-AMU_EV1(8);
-AMU_EV1(9);
-AMU_EV1(10);
-AMU_EV1(11);
-AMU_EV1(12);
-AMU_EV1(13);
-AMU_EV1(14);
-AMU_EV1(15);
 
 static struct attribute *apmu_amu_event_attrs[] = {
-	AMU_EV_PTR(core_cycles), AMU_EV_PTR(const_cycles),
-	AMU_EV_PTR(amu_inst_retired), AMU_EV_PTR(mem_stall_cycles),
-	AMU_EV_PTR(aux0), AMU_EV_PTR(aux1), AMU_EV_PTR(aux2), AMU_EV_PTR(aux3),
-	AMU_EV_PTR(aux4), AMU_EV_PTR(aux5), AMU_EV_PTR(aux6), AMU_EV_PTR(aux7),
-	AMU_EV_PTR(aux8), AMU_EV_PTR(aux9), AMU_EV_PTR(aux10), AMU_EV_PTR(aux11),
-	AMU_EV_PTR(aux12), AMU_EV_PTR(aux13), AMU_EV_PTR(aux14), AMU_EV_PTR(aux15),
+	AMU_EV(core_cycles, APMU_AMU_G0_CORE),
+	AMU_EV(const_cycles, APMU_AMU_G0_CONST),
+	/* not "inst_retired": the CPU PMU's event of that name (perf -e inst_retired) */
+	AMU_EV(amu_inst_retired, APMU_AMU_G0_INST),
+	AMU_EV(mem_stall_cycles, APMU_AMU_G0_STALL),
+	AMU_EV1(0), AMU_EV1(1), AMU_EV1(2), AMU_EV1(3),
+	AMU_EV1(4), AMU_EV1(5), AMU_EV1(6), AMU_EV1(7),
+	AMU_EV1(8), AMU_EV1(9), AMU_EV1(10), AMU_EV1(11),
+	AMU_EV1(12), AMU_EV1(13), AMU_EV1(14), AMU_EV1(15),
 	NULL
 };
 
@@ -298,9 +294,10 @@ static umode_t apmu_amu_event_visible(struct kobject *kobj, struct attribute *at
 	struct apmu_amu *amu = apmu_amu_dev_unit(kobj_to_dev(kobj));
 	struct perf_pmu_events_attr *pa = container_of(attr, struct perf_pmu_events_attr,
 						       attr.attr);
-	unsigned int n = apmu_amu_ev_counter(pa->id);
+	struct perf_event_attr ev = { .config = pa->id };
+	unsigned int n = apmu_amu_ev_counter(&ev);
 
-	if (apmu_amu_ev_group(pa->id))
+	if (apmu_amu_ev_group(&ev))
 		return n < amu->g1_max ? attr->mode : 0;
 	return amu->g0 & BIT(n) ? attr->mode : 0;
 }
@@ -319,12 +316,10 @@ static const struct attribute_group apmu_amu_events_group = {
 static ssize_t cpumask_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
 	struct apmu_amu *amu = apmu_amu_dev_unit(dev);
-	unsigned long flags;
 	cpumask_t online;
 
-	raw_spin_lock_irqsave(&amu->lock, flags);
-	cpumask_copy(&online, &amu->online);
-	raw_spin_unlock_irqrestore(&amu->lock, flags);
+	scoped_guard(raw_spinlock_irqsave, &amu->lock)
+		cpumask_copy(&online, &amu->online);
 	return cpumap_print_to_pagebuf(true, buf, &online);
 }
 static DEVICE_ATTR_RO(cpumask);

@@ -61,120 +61,41 @@ static ssize_t apmu_amu_attr_show(struct device *dev, struct device_attribute *a
 static ssize_t apmu_amu_attr_store(struct device *dev, struct device_attribute *attr,
 				   const char *buf, size_t count);
 
+/* A cpuN/amu file, defined in the array (as arm-cmn.c does) */
 #define AMU_ATTR(_name, _mode, _file, _n)					\
-	static struct apmu_amu_attr amu_attr_##_name = {			\
+	(&((struct apmu_amu_attr[]) {{						\
 		.attr = __ATTR(_name, _mode, apmu_amu_attr_show,		\
 			       apmu_amu_attr_store),				\
 		.file = _file,							\
 		.n = _n,							\
-	}
-
-AMU_ATTR(core_cycles, 0400, APMU_AMU_F_G0, APMU_AMU_G0_CORE);
-AMU_ATTR(const_cycles, 0400, APMU_AMU_F_G0, APMU_AMU_G0_CONST);
-AMU_ATTR(inst_retired, 0400, APMU_AMU_F_G0, APMU_AMU_G0_INST);
-AMU_ATTR(mem_stall_cycles, 0400, APMU_AMU_F_G0, APMU_AMU_G0_STALL);
-AMU_ATTR(aux0_event, 0400, APMU_AMU_F_EVENT, 0);
-AMU_ATTR(aux0_count, 0400, APMU_AMU_F_COUNT, 0);
-AMU_ATTR(aux0_enable, 0600, APMU_AMU_F_ENABLE, 0);
-AMU_ATTR(aux1_event, 0400, APMU_AMU_F_EVENT, 1);
-AMU_ATTR(aux1_count, 0400, APMU_AMU_F_COUNT, 1);
-AMU_ATTR(aux1_enable, 0600, APMU_AMU_F_ENABLE, 1);
-AMU_ATTR(aux2_event, 0400, APMU_AMU_F_EVENT, 2);
-AMU_ATTR(aux2_count, 0400, APMU_AMU_F_COUNT, 2);
-AMU_ATTR(aux2_enable, 0600, APMU_AMU_F_ENABLE, 2);
-AMU_ATTR(aux3_event, 0400, APMU_AMU_F_EVENT, 3);
-AMU_ATTR(aux3_count, 0400, APMU_AMU_F_COUNT, 3);
-AMU_ATTR(aux3_enable, 0600, APMU_AMU_F_ENABLE, 3);
-AMU_ATTR(aux4_event, 0400, APMU_AMU_F_EVENT, 4);
-AMU_ATTR(aux4_count, 0400, APMU_AMU_F_COUNT, 4);
-AMU_ATTR(aux4_enable, 0600, APMU_AMU_F_ENABLE, 4);
-AMU_ATTR(aux5_event, 0400, APMU_AMU_F_EVENT, 5);
-AMU_ATTR(aux5_count, 0400, APMU_AMU_F_COUNT, 5);
-AMU_ATTR(aux5_enable, 0600, APMU_AMU_F_ENABLE, 5);
-AMU_ATTR(aux6_event, 0400, APMU_AMU_F_EVENT, 6);
-AMU_ATTR(aux6_count, 0400, APMU_AMU_F_COUNT, 6);
-AMU_ATTR(aux6_enable, 0600, APMU_AMU_F_ENABLE, 6);
-AMU_ATTR(aux7_event, 0400, APMU_AMU_F_EVENT, 7);
-AMU_ATTR(aux7_count, 0400, APMU_AMU_F_COUNT, 7);
-AMU_ATTR(aux7_enable, 0600, APMU_AMU_F_ENABLE, 7);
-AMU_ATTR(aux8_event, 0400, APMU_AMU_F_EVENT, 8);
-AMU_ATTR(aux8_count, 0400, APMU_AMU_F_COUNT, 8);
-AMU_ATTR(aux8_enable, 0600, APMU_AMU_F_ENABLE, 8);
-AMU_ATTR(aux9_event, 0400, APMU_AMU_F_EVENT, 9);
-AMU_ATTR(aux9_count, 0400, APMU_AMU_F_COUNT, 9);
-AMU_ATTR(aux9_enable, 0600, APMU_AMU_F_ENABLE, 9);
-AMU_ATTR(aux10_event, 0400, APMU_AMU_F_EVENT, 10);
-AMU_ATTR(aux10_count, 0400, APMU_AMU_F_COUNT, 10);
-AMU_ATTR(aux10_enable, 0600, APMU_AMU_F_ENABLE, 10);
-AMU_ATTR(aux11_event, 0400, APMU_AMU_F_EVENT, 11);
-AMU_ATTR(aux11_count, 0400, APMU_AMU_F_COUNT, 11);
-AMU_ATTR(aux11_enable, 0600, APMU_AMU_F_ENABLE, 11);
-AMU_ATTR(aux12_event, 0400, APMU_AMU_F_EVENT, 12);
-AMU_ATTR(aux12_count, 0400, APMU_AMU_F_COUNT, 12);
-AMU_ATTR(aux12_enable, 0600, APMU_AMU_F_ENABLE, 12);
-AMU_ATTR(aux13_event, 0400, APMU_AMU_F_EVENT, 13);
-AMU_ATTR(aux13_count, 0400, APMU_AMU_F_COUNT, 13);
-AMU_ATTR(aux13_enable, 0600, APMU_AMU_F_ENABLE, 13);
-AMU_ATTR(aux14_event, 0400, APMU_AMU_F_EVENT, 14);
-AMU_ATTR(aux14_count, 0400, APMU_AMU_F_COUNT, 14);
-AMU_ATTR(aux14_enable, 0600, APMU_AMU_F_ENABLE, 14);
-AMU_ATTR(aux15_event, 0400, APMU_AMU_F_EVENT, 15);
-AMU_ATTR(aux15_count, 0400, APMU_AMU_F_COUNT, 15);
-AMU_ATTR(aux15_enable, 0600, APMU_AMU_F_ENABLE, 15);
+	}})[0].attr.attr)
+#define AMU_G0(_name, _n)	AMU_ATTR(_name, 0400, APMU_AMU_F_G0, _n)
+/* group-1 counter n: its event number, its count and its enable */
+#define AMU_EVENT(n)	AMU_ATTR(aux##n##_event, 0400, APMU_AMU_F_EVENT, n)
+#define AMU_COUNT(n)	AMU_ATTR(aux##n##_count, 0400, APMU_AMU_F_COUNT, n)
+#define AMU_ENABLE(n)	AMU_ATTR(aux##n##_enable, 0600, APMU_AMU_F_ENABLE, n)
 
 static struct attribute *apmu_amu_attrs[] = {
-	&amu_attr_core_cycles.attr.attr,
-	&amu_attr_const_cycles.attr.attr,
-	&amu_attr_inst_retired.attr.attr,
-	&amu_attr_mem_stall_cycles.attr.attr,
-	&amu_attr_aux0_event.attr.attr,
-	&amu_attr_aux0_count.attr.attr,
-	&amu_attr_aux0_enable.attr.attr,
-	&amu_attr_aux1_event.attr.attr,
-	&amu_attr_aux1_count.attr.attr,
-	&amu_attr_aux1_enable.attr.attr,
-	&amu_attr_aux2_event.attr.attr,
-	&amu_attr_aux2_count.attr.attr,
-	&amu_attr_aux2_enable.attr.attr,
-	&amu_attr_aux3_event.attr.attr,
-	&amu_attr_aux3_count.attr.attr,
-	&amu_attr_aux3_enable.attr.attr,
-	&amu_attr_aux4_event.attr.attr,
-	&amu_attr_aux4_count.attr.attr,
-	&amu_attr_aux4_enable.attr.attr,
-	&amu_attr_aux5_event.attr.attr,
-	&amu_attr_aux5_count.attr.attr,
-	&amu_attr_aux5_enable.attr.attr,
-	&amu_attr_aux6_event.attr.attr,
-	&amu_attr_aux6_count.attr.attr,
-	&amu_attr_aux6_enable.attr.attr,
-	&amu_attr_aux7_event.attr.attr,
-	&amu_attr_aux7_count.attr.attr,
-	&amu_attr_aux7_enable.attr.attr,
-	&amu_attr_aux8_event.attr.attr,
-	&amu_attr_aux8_count.attr.attr,
-	&amu_attr_aux8_enable.attr.attr,
-	&amu_attr_aux9_event.attr.attr,
-	&amu_attr_aux9_count.attr.attr,
-	&amu_attr_aux9_enable.attr.attr,
-	&amu_attr_aux10_event.attr.attr,
-	&amu_attr_aux10_count.attr.attr,
-	&amu_attr_aux10_enable.attr.attr,
-	&amu_attr_aux11_event.attr.attr,
-	&amu_attr_aux11_count.attr.attr,
-	&amu_attr_aux11_enable.attr.attr,
-	&amu_attr_aux12_event.attr.attr,
-	&amu_attr_aux12_count.attr.attr,
-	&amu_attr_aux12_enable.attr.attr,
-	&amu_attr_aux13_event.attr.attr,
-	&amu_attr_aux13_count.attr.attr,
-	&amu_attr_aux13_enable.attr.attr,
-	&amu_attr_aux14_event.attr.attr,
-	&amu_attr_aux14_count.attr.attr,
-	&amu_attr_aux14_enable.attr.attr,
-	&amu_attr_aux15_event.attr.attr,
-	&amu_attr_aux15_count.attr.attr,
-	&amu_attr_aux15_enable.attr.attr,
+	AMU_G0(core_cycles, APMU_AMU_G0_CORE),
+	AMU_G0(const_cycles, APMU_AMU_G0_CONST),
+	AMU_G0(inst_retired, APMU_AMU_G0_INST),
+	AMU_G0(mem_stall_cycles, APMU_AMU_G0_STALL),
+	AMU_EVENT(0), AMU_COUNT(0), AMU_ENABLE(0),
+	AMU_EVENT(1), AMU_COUNT(1), AMU_ENABLE(1),
+	AMU_EVENT(2), AMU_COUNT(2), AMU_ENABLE(2),
+	AMU_EVENT(3), AMU_COUNT(3), AMU_ENABLE(3),
+	AMU_EVENT(4), AMU_COUNT(4), AMU_ENABLE(4),
+	AMU_EVENT(5), AMU_COUNT(5), AMU_ENABLE(5),
+	AMU_EVENT(6), AMU_COUNT(6), AMU_ENABLE(6),
+	AMU_EVENT(7), AMU_COUNT(7), AMU_ENABLE(7),
+	AMU_EVENT(8), AMU_COUNT(8), AMU_ENABLE(8),
+	AMU_EVENT(9), AMU_COUNT(9), AMU_ENABLE(9),
+	AMU_EVENT(10), AMU_COUNT(10), AMU_ENABLE(10),
+	AMU_EVENT(11), AMU_COUNT(11), AMU_ENABLE(11),
+	AMU_EVENT(12), AMU_COUNT(12), AMU_ENABLE(12),
+	AMU_EVENT(13), AMU_COUNT(13), AMU_ENABLE(13),
+	AMU_EVENT(14), AMU_COUNT(14), AMU_ENABLE(14),
+	AMU_EVENT(15), AMU_COUNT(15), AMU_ENABLE(15),
 	NULL
 };
 

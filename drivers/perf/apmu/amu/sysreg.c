@@ -3,6 +3,8 @@
  * apmu: the real AMU system registers behind &struct apmu_amu_regs (SYS_AM* encodings from
  * <asm/sysreg.h>). The counter number is part of the instruction: one case per counter.
  */
+#define pr_fmt(fmt) "apmu: amu: " fmt
+
 #include <linux/bitfield.h>
 #include <asm/cpufeature.h>
 #include <asm/sysreg.h>

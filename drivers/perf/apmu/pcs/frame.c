@@ -23,8 +23,11 @@
  *  - PMPCSR[31:0] == 0xFFFFFFFF is "no valid sample" (the core is halted, profiling is
  *    suspended or prohibited); the rest of the sample is then UNKNOWN and not read.
  */
+#define pr_fmt(fmt) "apmu_pcs: " fmt
+
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
+#include <linux/cleanup.h>
 #include <linux/lockdep.h>
 #include <linux/printk.h>
 #include <linux/smp.h>
@@ -46,24 +49,24 @@ int apmu_pcs_check(struct apmu_pcs_unit *u)
 
 	lockdep_assert_held(&u->lock);
 	if (!u->online || u->pm_off) {
-		pr_debug_ratelimited("apmu_pcs: cpu%d %s: frame not accessed\n", u->cpu,
+		pr_debug_ratelimited("cpu%d %s: frame not accessed\n", u->cpu,
 				     u->online ? "in a low-power state" : "offline");
 		return -EAGAIN;
 	}
 	/* EDPRSR: DLK and OSLK are UNKNOWN while PU == 0, so PU first */
 	prsr = u->ops->prsr(u);
 	if (!(prsr & APMU_EDPRSR_PU)) {
-		pr_debug_ratelimited("apmu_pcs: cpu%d powered down (EDPRSR.PU=0): frame not accessed\n",
+		pr_debug_ratelimited("cpu%d powered down (EDPRSR.PU=0): frame not accessed\n",
 				     u->cpu);
 		return -EAGAIN;
 	}
 	if (prsr & APMU_EDPRSR_DLK) {
-		pr_debug_ratelimited("apmu_pcs: cpu%d OS double lock set (EDPRSR.DLK=1): frame not accessed\n",
+		pr_debug_ratelimited("cpu%d OS double lock set (EDPRSR.DLK=1): frame not accessed\n",
 				     u->cpu);
 		return -EIO;
 	}
 	if (prsr & APMU_EDPRSR_OSLK) {
-		pr_debug_ratelimited("apmu_pcs: cpu%d OS lock set (EDPRSR.OSLK=1): frame not accessed\n",
+		pr_debug_ratelimited("cpu%d OS lock set (EDPRSR.OSLK=1): frame not accessed\n",
 				     u->cpu);
 		return -EBUSY;
 	}
@@ -119,22 +122,22 @@ static int pcs_identify_locked(struct apmu_pcs_unit *u)
 	    !(arch & APMU_DEVARCH_PRESENT) ||
 	    (FIELD_GET(APMU_DEVARCH_ARCHID, arch) != APMU_ARCHID_PMUV3 &&
 	     FIELD_GET(APMU_DEVARCH_ARCHID, arch) != APMU_ARCHID_PMUV3_EXT64)) {
-		pr_debug("apmu_pcs: cpu%d: PMDEVARCH %#x is not an Arm PMUv3\n", u->cpu, arch);
+		pr_warn("cpu%d: PMDEVARCH %#x is not an Arm PMUv3\n", u->cpu, arch);
 		return -ENODEV;
 	}
 	/* A frame given for another CPU (wrong phandle or pcs= entry) is refused */
 	aff = ((u64)u->ops->read(u, APMU_PMDEVAFF1) << 32 | u->ops->read(u, APMU_PMDEVAFF0)) &
 	      APMU_DEVAFF_MASK;
 	if (aff != (u->mpidr & APMU_DEVAFF_MASK)) {
-		pr_debug("apmu_pcs: cpu%d: PMDEVAFF %#llx is not the CPU's MPIDR %#llx\n", u->cpu,
-			 aff, u->mpidr & APMU_DEVAFF_MASK);
+		pr_warn("cpu%d: PMDEVAFF %#llx is not the CPU's MPIDR %#llx\n", u->cpu,
+			aff, u->mpidr & APMU_DEVAFF_MASK);
 		return -EXDEV;
 	}
 	devid = u->ops->read(u, APMU_PMDEVID);
 	pcsample = FIELD_GET(APMU_PMDEVID_PCSAMPLE, devid);
 	if (pcsample != APMU_PCSAMPLE_V8P2 && pcsample != APMU_PCSAMPLE_V8P9) {
-		pr_debug("apmu_pcs: cpu%d: PMDEVID %#x: no PC sampling (PCSample=%u)\n",
-			 u->cpu, devid, pcsample);
+		pr_warn("cpu%d: PMDEVID %#x: no PC sampling (PCSample=%u)\n",
+			u->cpu, devid, pcsample);
 		return -ENODEV;
 	}
 	u->has_ctl = pcsample == APMU_PCSAMPLE_V8P9;
@@ -149,25 +152,18 @@ static int pcs_identify_locked(struct apmu_pcs_unit *u)
 
 int apmu_pcs_identify(struct apmu_pcs_unit *u)
 {
-	unsigned long flags;
-	int ret;
-
-	raw_spin_lock_irqsave(&u->lock, flags);
-	ret = pcs_identify_locked(u);
-	raw_spin_unlock_irqrestore(&u->lock, flags);
-	return ret;
+	guard(raw_spinlock_irqsave)(&u->lock);
+	return pcs_identify_locked(u);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_identify);
 
 static void pcs_wake_on_cpu(void *info)
 {
 	struct apmu_pcs_unit *u = info;
-	unsigned long flags;
 
-	raw_spin_lock_irqsave(&u->lock, flags);
+	guard(raw_spinlock_irqsave)(&u->lock);
 	u->mpidr = read_cpuid_mpidr() & APMU_DEVAFF_MASK;
 	u->pm_off = false;
-	raw_spin_unlock_irqrestore(&u->lock, flags);
 }
 
 /**
@@ -200,7 +196,6 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_wake);
  */
 int apmu_pcs_get_ctl(struct apmu_pcs_unit *u, bool *en, bool *ss)
 {
-	unsigned long flags;
 	u32 ctl = 0;
 	int ret;
 
@@ -208,13 +203,12 @@ int apmu_pcs_get_ctl(struct apmu_pcs_unit *u, bool *en, bool *ss)
 	*ss = false;
 	if (!u->has_ctl)
 		return 0;
-	raw_spin_lock_irqsave(&u->lock, flags);
-	ret = apmu_pcs_check(u);
-	if (!ret)
+	scoped_guard(raw_spinlock_irqsave, &u->lock) {
+		ret = apmu_pcs_check(u);
+		if (ret)
+			return ret;
 		ctl = u->ops->read(u, APMU_PMPCSCTL);
-	raw_spin_unlock_irqrestore(&u->lock, flags);
-	if (ret)
-		return ret;
+	}
 	*en = u->imp && (ctl & APMU_PMPCSCTL_EN);
 	*ss = u->ss && (ctl & APMU_PMPCSCTL_SS);
 	return 0;
@@ -250,8 +244,8 @@ static void pcs_restore_ctl(struct apmu_pcs_unit *u)
 		return;
 	ret = apmu_pcs_check(u);
 	if (ret) {
-		pr_debug_ratelimited("apmu_pcs: cpu%d: PMPCSCTL %#x not restored (%d)\n", u->cpu,
-				     u->ctl, ret);
+		pr_debug_ratelimited("cpu%d: PMPCSCTL %#x not restored (%pe)\n", u->cpu,
+				     u->ctl, ERR_PTR(ret));
 		return;
 	}
 	pcs_write(u, APMU_PMPCSCTL, u->ctl);
@@ -270,23 +264,21 @@ static void pcs_restore_ctl(struct apmu_pcs_unit *u)
  */
 int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on)
 {
-	unsigned long flags;
 	int ret;
 
 	if (!u->imp) {
-		pr_debug("apmu_pcs: cpu%d: PMPCSCTL.IMP=0: EN is RAZ/WI, sampling cannot be suspended or resumed\n",
+		pr_debug("cpu%d: PMPCSCTL.IMP=0: EN is RAZ/WI, sampling cannot be suspended or resumed\n",
 			 u->cpu);
 		return -EOPNOTSUPP;
 	}
-	raw_spin_lock_irqsave(&u->lock, flags);
+	guard(raw_spinlock_irqsave)(&u->lock);
 	ret = apmu_pcs_check(u);
-	if (!ret) {
-		pcs_update_ctl(u, APMU_PMPCSCTL_EN, on ? APMU_PMPCSCTL_EN : 0, true);
-		u->root_off = !on;
-		u->ev_en = false;
-	}
-	raw_spin_unlock_irqrestore(&u->lock, flags);
-	return ret;
+	if (ret)
+		return ret;
+	pcs_update_ctl(u, APMU_PMPCSCTL_EN, on ? APMU_PMPCSCTL_EN : 0, true);
+	u->root_off = !on;
+	u->ev_en = false;
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_enable);
 
@@ -302,20 +294,17 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_enable);
  */
 int apmu_pcs_events_refused(struct apmu_pcs_unit *u)
 {
-	unsigned long flags;
-	int ret = 0;
-
-	raw_spin_lock_irqsave(&u->lock, flags);
+	guard(raw_spinlock_irqsave)(&u->lock);
 	if (u->root_off) {
-		pr_debug("apmu_pcs: cpu%d: sampling suspended by root (enable=0): event refused\n",
+		pr_debug("cpu%d: sampling suspended by root (enable=0): event refused\n",
 			 u->cpu);
-		ret = -EBUSY;
-	} else if (u->ctl & APMU_PMPCSCTL_SS) {
-		pr_debug("apmu_pcs: cpu%d: sample_on_snapshot=1: event refused\n", u->cpu);
-		ret = -EBUSY;
+		return -EBUSY;
 	}
-	raw_spin_unlock_irqrestore(&u->lock, flags);
-	return ret;
+	if (u->ctl & APMU_PMPCSCTL_SS) {
+		pr_debug("cpu%d: sample_on_snapshot=1: event refused\n", u->cpu);
+		return -EBUSY;
+	}
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_refused);
 
@@ -331,9 +320,7 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_refused);
  */
 void apmu_pcs_events_get(struct apmu_pcs_unit *u)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&u->lock, flags);
+	guard(raw_spinlock_irqsave)(&u->lock);
 	if (!u->active && u->imp && !u->root_off && !(u->ctl & APMU_PMPCSCTL_SS) &&
 	    !(u->ctl & APMU_PMPCSCTL_EN)) {
 		/* wanted now; written now if the frame answers, else when the core is back */
@@ -341,7 +328,6 @@ void apmu_pcs_events_get(struct apmu_pcs_unit *u)
 		u->ev_en = true;
 	}
 	u->active++;
-	raw_spin_unlock_irqrestore(&u->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_get);
 
@@ -351,15 +337,12 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_get);
  */
 void apmu_pcs_events_put(struct apmu_pcs_unit *u)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&u->lock, flags);
+	guard(raw_spinlock_irqsave)(&u->lock);
 	if (!--u->active && u->ev_en) {
 		/* not wanted any more: not written again when the core is back either */
 		pcs_update_ctl(u, APMU_PMPCSCTL_EN, 0, !apmu_pcs_check(u));
 		u->ev_en = false;
 	}
-	raw_spin_unlock_irqrestore(&u->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_put);
 
@@ -377,25 +360,22 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_put);
  */
 int apmu_pcs_set_snapshot(struct apmu_pcs_unit *u, bool on)
 {
-	unsigned long flags;
 	int ret;
 
 	if (!u->ss) {
-		pr_debug("apmu_pcs: cpu%d: no FEAT_PMUv3_SS: PMPCSCTL.SS is RES0\n", u->cpu);
+		pr_debug("cpu%d: no FEAT_PMUv3_SS: PMPCSCTL.SS is RES0\n", u->cpu);
 		return -EOPNOTSUPP;
 	}
-	raw_spin_lock_irqsave(&u->lock, flags);
+	guard(raw_spinlock_irqsave)(&u->lock);
 	if (on && u->active) {
-		pr_debug("apmu_pcs: cpu%d: perf events sample: sample_on_snapshot refused\n",
-			 u->cpu);
-		ret = -EBUSY;
-	} else {
-		ret = apmu_pcs_check(u);
+		pr_debug("cpu%d: perf events sample: sample_on_snapshot refused\n", u->cpu);
+		return -EBUSY;
 	}
-	if (!ret)
-		pcs_update_ctl(u, APMU_PMPCSCTL_SS, on ? APMU_PMPCSCTL_SS : 0, true);
-	raw_spin_unlock_irqrestore(&u->lock, flags);
-	return ret;
+	ret = apmu_pcs_check(u);
+	if (ret)
+		return ret;
+	pcs_update_ctl(u, APMU_PMPCSCTL_SS, on ? APMU_PMPCSCTL_SS : 0, true);
+	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_snapshot);
 
@@ -480,13 +460,8 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_read_sample_locked);
  */
 int apmu_pcs_read_sample(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s)
 {
-	unsigned long flags;
-	int ret;
-
-	raw_spin_lock_irqsave(&u->lock, flags);
-	ret = apmu_pcs_read_sample_locked(u, s);
-	raw_spin_unlock_irqrestore(&u->lock, flags);
-	return ret;
+	guard(raw_spinlock_irqsave)(&u->lock);
+	return apmu_pcs_read_sample_locked(u, s);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_read_sample);
 
@@ -501,13 +476,10 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_read_sample);
  */
 void apmu_pcs_set_online(struct apmu_pcs_unit *u, bool online)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&u->lock, flags);
+	guard(raw_spinlock_irqsave)(&u->lock);
 	u->online = online;
 	if (online)
 		pcs_restore_ctl(u);
-	raw_spin_unlock_irqrestore(&u->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_online);
 
@@ -522,12 +494,9 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_online);
  */
 void apmu_pcs_set_pm_off(struct apmu_pcs_unit *u, bool off)
 {
-	unsigned long flags;
-
-	raw_spin_lock_irqsave(&u->lock, flags);
+	guard(raw_spinlock_irqsave)(&u->lock);
 	u->pm_off = off;
 	if (!off)
 		pcs_restore_ctl(u);
-	raw_spin_unlock_irqrestore(&u->lock, flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_pm_off);

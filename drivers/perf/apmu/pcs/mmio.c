@@ -29,7 +29,10 @@
  * and the locks are taken as clear: Linux clears the OS lock on every CPU it brings up
  * and never sets the OS double lock.
  */
+#define pr_fmt(fmt) "apmu_pcs: " fmt
+
 #include <linux/bitfield.h>
+#include <linux/err.h>
 #include <linux/io.h>
 #include <linux/ioport.h>
 #include <linux/list.h>
@@ -111,16 +114,15 @@ static int pcs_mmio_probe(struct apmu_pcs_unit *u)
 	    !(arch & APMU_DEVARCH_PRESENT) ||
 	    (FIELD_GET(APMU_DEVARCH_ARCHID, arch) & APMU_ARCHID_DEBUG_MASK) !=
 	    APMU_ARCHPART_DEBUG) {
-		pr_debug("apmu_pcs: cpu%d: EDDEVARCH %#x is not Arm external debug\n", u->cpu,
-			 arch);
+		pr_warn("cpu%d: EDDEVARCH %#x is not Arm external debug\n", u->cpu, arch);
 		return -ENXIO;
 	}
 	/* The debug frame of another CPU would guard the wrong core's power state */
 	aff = ((u64)readl(u->dbg + APMU_PMDEVAFF1) << 32 | readl(u->dbg + APMU_PMDEVAFF0)) &
 	      APMU_DEVAFF_MASK;
 	if (aff != (u->mpidr & APMU_DEVAFF_MASK)) {
-		pr_debug("apmu_pcs: cpu%d: EDDEVAFF %#llx is not the CPU's MPIDR %#llx\n", u->cpu,
-			 aff, u->mpidr & APMU_DEVAFF_MASK);
+		pr_warn("cpu%d: EDDEVAFF %#llx is not the CPU's MPIDR %#llx\n", u->cpu,
+			aff, u->mpidr & APMU_DEVAFF_MASK);
 		return -EXDEV;
 	}
 	return 0;
@@ -297,37 +299,19 @@ static void pcs_mmio_add(int cpu, phys_addr_t pa, phys_addr_t dbg, bool param,
 		if (why)
 			goto free;
 	}
+	/* a frame found to be something else is reported where it is found */
 	ret = apmu_pcs_unit_add(&f->unit);
-	switch (ret) {
-	case 0:
+	if (!ret) {
 		list_add(&f->node, &apmu_pcs_mmio_list);
 		return;
-	case -ENODEV:
-		why = "not a PMU with PC sampling (PMDEVARCH, PMDEVID.PCSample)";
-		break;
-	case -EXDEV:
-		why = "the frame belongs to another CPU (PMDEVAFF or EDDEVAFF is not its MPIDR)";
-		break;
-	case -ENXIO:
-		why = "debug frame is not an Arm external debug frame (EDDEVARCH)";
-		break;
-	case -EEXIST:
-		why = "the CPU already has a PC-sampling frame";
-		break;
-	case -EINVAL:
-		why = "no such CPU";
-		break;
-	case -EAGAIN:
-		why = "the CPU is offline or powered down: frame not probed";
-		break;
-	default:
-		why = "the frame is locked (OS lock or double lock) or unusable";
-		break;
 	}
+	pcs_mmio_free(f);
+	pr_warn("cpu%d frame %pa (%s): %pe: refused\n", cpu, &pa, src, ERR_PTR(ret));
+	return;
 free:
 	pcs_mmio_free(f);
 refuse:
-	pr_warn("apmu_pcs: cpu%d frame %pa (%s): %s: refused\n", cpu, &pa, src, why);
+	pr_warn("cpu%d frame %pa (%s): %s: refused\n", cpu, &pa, src, why);
 }
 
 /*
@@ -353,7 +337,7 @@ static void pcs_probe_dt(void)
 	for_each_compatible_node(np, NULL, "arm,pc-sample-pmu") {
 		/* "disabled": the board says the frames must not be touched (reads abort) */
 		if (!of_device_is_available(np)) {
-			pr_debug("apmu_pcs: %pOF: disabled: not probed\n", np);
+			pr_debug("%pOF: disabled: not probed\n", np);
 			continue;
 		}
 		cpun = of_parse_phandle(np, "cpu", 0);
@@ -363,17 +347,17 @@ static void pcs_probe_dt(void)
 			;
 		/* two regions name their roles (the binding): never guess which is which */
 		if (n > 1 && of_property_match_string(np, "reg-names", "pmu") < 0) {
-			pr_warn("apmu_pcs: %pOF: two reg regions without reg-names: refused\n", np);
+			pr_warn("%pOF: two reg regions without reg-names: refused\n", np);
 			continue;
 		}
 		why = pcs_dt_frame(np, n > 1 ? of_property_match_string(np, "reg-names", "pmu") : 0,
 				   &r);
 		if (why) {
-			pr_warn("apmu_pcs: %pOF: PMU frame %s: refused\n", np, why);
+			pr_warn("%pOF: PMU frame %s: refused\n", np, why);
 			continue;
 		}
 		if (cpu < 0) {
-			pr_warn("apmu_pcs: %pOF: cpu does not name a CPU: refused\n", np);
+			pr_warn("%pOF: cpu does not name a CPU: refused\n", np);
 			continue;
 		}
 		d.start = 0;
@@ -381,7 +365,7 @@ static void pcs_probe_dt(void)
 			why = pcs_dt_frame(np, of_property_match_string(np, "reg-names", "debug"),
 					   &d);
 			if (why) {
-				pr_warn("apmu_pcs: %pOF: debug frame %s: refused\n", np, why);
+				pr_warn("%pOF: debug frame %s: refused\n", np, why);
 				continue;
 			}
 		}
@@ -410,7 +394,7 @@ static void pcs_probe_param(void)
 		dbg = 0;
 		if (!f_pa || q || kstrtouint(f_cpu, 0, &cpu) || kstrtou64(f_pa, 0, &pa) ||
 		    (f_dbg && kstrtou64(f_dbg, 0, &dbg))) {
-			pr_warn("apmu_pcs: pcs=%s: an entry is not CPU:PMU_FRAME[:DEBUG_FRAME]: refused\n",
+			pr_warn("pcs=%s: an entry is not CPU:PMU_FRAME[:DEBUG_FRAME]: refused\n",
 				pcs);
 			continue;
 		}

@@ -1,34 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu_pcs: a perf PMU that profiles a CPU without interrupting it.
+ * apmu_pcs: a perf PMU that samples a CPU's PC without interrupting it
+ * (Documentation/admin-guide/perf/apmu.rst, "The apmu_pcs perf PMU").
  *
- * `perf record -e apmu_pcs// -C N` opens a sampling event on CPU N. The event stays in
- * CPU N's perf context (perf's tools put their tracking event on N and share its ring
- * buffer, which must then be written from N only), but its sampling runs elsewhere: an
- * hrtimer on another active CPU, the reader (a housekeeping CPU for timers, preferably
- * one no apmu_pcs event samples, spread over those: pcs_choose_reader()), fires at the
- * requested period (nanoseconds) or frequency, or less often (perf's sample limit, the
- * reader's own cost: pcs_hrtimer()), and reads CPU N's PMPCSR over the
- * external PMU frame. PERF_EVENT_IOC_PERIOD is honoured: the new period is taken at
- * perf's start(PERF_EF_RELOAD) on CPU N and the reader's timer is re-armed with it.
- * Each valid sample (PC, Exception level, time, task) goes into a per-event
- * single-producer ring; CPU N
- * turns the ring into ordinary perf samples at its own scheduler tick (a deferrable timer
- * pinned to it, run from the timer softirq of the tick; for frequency events perf also
- * stops and restarts them every tick), a read of the event, and the event's removal - so
- * it takes no interrupt, IPI or exception for taking samples (what perf itself sends it
- * is in Documentation/admin-guide/perf/apmu.rst). The samples carry IP the sampled
- * PC (user or kernel from PMPCSR.EL), CPU N, the time of the read, PERIOD in nanoseconds,
- * and the task when the sampled context ID is a Linux TID (CONFIG_PID_IN_CONTEXTIDR),
- * else -1. A full ring drops samples.
+ * An event is CPU-bound to CPU N and stays in N's perf context, so its ring buffer is
+ * written on N only. Three parties, each with its own context rules:
  *
- * Refused with -EOPNOTSUPP: counting events (nothing to count), per-task events (the
- * frame samples whatever runs), exclude_user/kernel/hv/idle/host (PMPCSR has no filter),
- * callchains and register or stack dumps (there are no registers to unwind), groups, and
- * sampling at all when perf_event_overflow() cannot be reached (overflow.c), or when N is
- * the only online CPU. exclude_guest, perf's default, drops EL1 samples when the kernel
- * runs at EL2 (VHE), where EL1 is a guest.
+ *  - the reader: another active (housekeeping) CPU, pcs_choose_reader(). Its hrtimer
+ *    (hard IRQ, pcs_hrtimer()) reads N's PMPCSR over the external frame once per
+ *    interval (pcs_interval()) and writes the sample into the event's single-producer
+ *    ring (pcs_produce()). It is started and moved by an IPI to the reader (pcs_kick()),
+ *    never to N.
+ *  - CPU N: delivers the ring as perf samples (pcs_deliver()) with IRQs off, from a
+ *    pinned deferrable timer at its tick (pcs_flush()), a read of the event and del().
+ *  - perf core: event_init, add/del/start/stop/read on CPU N, and the hotplug
+ *    callbacks, which move the readers off a CPU going down.
+ *
+ * The ring is ordered by @head (release by the reader, acquire by N) and @tail (release
+ * by N, acquire by the reader). Refused with -EOPNOTSUPP: what PMPCSR cannot honour
+ * (counting, per-task events, filtering but exclude_guest/hv, register or stack dumps,
+ * groups), and sampling when N has no other active CPU or perf_event_overflow() cannot
+ * be reached; pcs_event_refused() says which.
  */
+#define pr_fmt(fmt) "apmu_pcs: " fmt
+
+#include <linux/atomic.h>
+#include <linux/cleanup.h>
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
@@ -228,8 +225,7 @@ static void pcs_event_destroy(struct perf_event *event)
 	 * pcs_kick() to be done with @pe (no new kick can be sent: the event is off
 	 * pcs_active and its timer is cancelled), then cancel what it may have started.
 	 */
-	while (atomic_read_acquire(&pe->kicks))
-		cpu_relax();
+	atomic_cond_read_acquire(&pe->kicks, !VAL);
 	hrtimer_cancel(&pe->timer);
 	/* del() left it idle; a callback still running on the target sees !active */
 	timer_delete_sync(&pe->flush);
@@ -269,29 +265,24 @@ static DEFINE_RAW_SPINLOCK(pcs_kick_lock);
 /* Start @pe's timer on @cpu, counting the kick until pcs_kick() is done with @pe */
 static void pcs_send_kick(struct apmu_pcs_event *pe, int cpu)
 {
-	unsigned long flags;
-
 	atomic_inc(&pe->kicks);
-	raw_spin_lock_irqsave(&pcs_kick_lock, flags);
+	guard(raw_spinlock_irqsave)(&pcs_kick_lock);
 	/* -EBUSY: a kick is pending, and counted; -ENXIO: @cpu is gone */
 	if (smp_call_function_single_async(cpu, &pe->kick))
 		atomic_dec(&pe->kicks);
-	raw_spin_unlock_irqrestore(&pcs_kick_lock, flags);
 }
 
-static int pcs_event_init(struct perf_event *event)
+/*
+ * The attribute refusals of event_init, before any unit is taken: 0, or the errno. Each
+ * says why with a pr_debug.
+ */
+static int pcs_event_refused(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
-	struct hw_perf_event *hwc = &event->hw;
-	struct apmu_pcs_event *pe;
-	struct apmu_pcs_unit *u;
-	u64 period;
 
-	if (attr->type != event->pmu->type)
-		return -ENOENT;
 	/* perf core refuses it without a task itself (EINVAL); say why here too */
 	if (attr->sigtrap) {
-		pr_debug("apmu_pcs: sigtrap refused: samples are delivered late, not at the sampled PC\n");
+		pr_debug("sigtrap refused: samples are delivered late, not at the sampled PC\n");
 		return -EOPNOTSUPP;
 	}
 	/*
@@ -299,11 +290,11 @@ static int pcs_event_init(struct perf_event *event)
 	 * ignores it, and perf record sets it for -C too, so it is accepted there.
 	 */
 	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK)) {
-		pr_debug("apmu_pcs: per-task events refused: the frame samples whatever the CPU runs\n");
+		pr_debug("per-task events refused: the frame samples whatever the CPU runs\n");
 		return -EOPNOTSUPP;
 	}
 	if (!is_sampling_event(event)) {
-		pr_debug("apmu_pcs: counting events refused: apmu_pcs only samples\n");
+		pr_debug("counting events refused: apmu_pcs only samples\n");
 		return -EOPNOTSUPP;
 	}
 	/*
@@ -313,34 +304,49 @@ static int pcs_event_init(struct perf_event *event)
 	 */
 	if (attr->exclude_user || attr->exclude_kernel || attr->exclude_idle ||
 	    attr->exclude_host) {
-		pr_debug("apmu_pcs: exclude_user/kernel/idle/host refused: PMPCSR cannot filter\n");
+		pr_debug("exclude_user/kernel/idle/host refused: PMPCSR cannot filter\n");
 		return -EOPNOTSUPP;
 	}
 	if (attr->sample_type & APMU_PCS_NO_SAMPLE_TYPES) {
-		pr_debug("apmu_pcs: sample_type %#llx refused: only IP, TID, TIME, CPU, PERIOD, ID, STREAM_ID and IDENTIFIER\n",
+		pr_debug("sample_type %#llx refused: only IP, TID, TIME, CPU, PERIOD, ID, STREAM_ID and IDENTIFIER\n",
 			 attr->sample_type);
 		return -EOPNOTSUPP;
 	}
 	if (attr->config || attr->config1 || attr->config2 || apmu_compat_config3(attr)) {
-		pr_debug("apmu_pcs: config, config1, config2 and config3 must be 0\n");
+		pr_debug("config, config1, config2 and config3 must be 0\n");
 		return -EINVAL;
 	}
 	if (event->group_leader != event) {
-		pr_debug("apmu_pcs: groups refused\n");
+		pr_debug("groups refused\n");
 		return -EOPNOTSUPP;
 	}
 	if (!apmu_can_sample()) {
-		pr_debug("apmu_pcs: perf_event_overflow() unavailable: sampling refused\n");
+		pr_debug("perf_event_overflow() unavailable: sampling refused\n");
 		return -EOPNOTSUPP;
 	}
 	if (apmu_pcs_reader_cpu(event->cpu) >= nr_cpu_ids) {
-		pr_debug("apmu_pcs: no other online CPU to sample cpu%d from\n", event->cpu);
+		pr_debug("no other online CPU to sample cpu%d from\n", event->cpu);
 		return -EOPNOTSUPP;
 	}
+	return 0;
+}
 
+static int pcs_event_init(struct perf_event *event)
+{
+	struct hw_perf_event *hwc = &event->hw;
+	struct apmu_pcs_event *pe;
+	struct apmu_pcs_unit *u;
+	u64 period;
+	int ret;
+
+	if (event->attr.type != event->pmu->type)
+		return -ENOENT;
+	ret = pcs_event_refused(event);
+	if (ret)
+		return ret;
 	u = apmu_pcs_unit_get(event->cpu);
 	if (!u) {
-		pr_debug("apmu_pcs: cpu%d has no PC-sampling frame\n", event->cpu);
+		pr_debug("cpu%d has no PC-sampling frame\n", event->cpu);
 		return -ENODEV;
 	}
 	/*
@@ -547,15 +553,11 @@ static u64 pcs_interval(struct apmu_pcs_event *pe)
 }
 
 /*
- * The reader's timer: one sample of CPU N per expiry. Its interval is the period, never
- * shorter than perf's sample limit allows (@min_ns) nor than APMU_PCS_COST_SHARE times
- * the cost of the last callback (@cost_ns, from its entry to its re-arm: the external
- * reads and the delivery to the ring): when a read takes longer than the period (a slow
- * external bus, an emulator), the reader still leaves its CPU at least
- * (APMU_PCS_COST_SHARE - 1) / APMU_PCS_COST_SHARE of the time instead of running back to
- * back in hard-IRQ context, which perf's own throttling cannot stop once root has turned
- * off its CPU-time limit. hrtimer_forward_now() keeps expiries on the interval's grid and
- * skips those already past: at most one callback per interval.
+ * The reader's timer, hard IRQ on the reader: one sample of CPU N per expiry, at
+ * pcs_interval(), which this callback's own cost (@cost_ns: the external reads and the
+ * write to the ring) also bounds, so that the reader keeps most of its CPU whatever
+ * perf's limits. hrtimer_forward_now() skips expiries already past: at most one
+ * callback per interval.
  */
 static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 {
@@ -787,14 +789,14 @@ static int pcs_add(struct perf_event *event, int flags)
 	WRITE_ONCE(pe->min_ns, 0);
 	if (flags & PERF_EF_START)
 		pcs_start(event, flags);
-	raw_spin_lock(&pcs_active_lock);
-	reader = pcs_choose_reader(pe, -1);
-	list_add(&pe->node, &pcs_active);
-	WRITE_ONCE(pe->reader, reader);
-	WRITE_ONCE(pe->active, true);
-	if (reader < nr_cpu_ids)
-		pcs_send_kick(pe, reader);
-	raw_spin_unlock(&pcs_active_lock);
+	scoped_guard(raw_spinlock, &pcs_active_lock) {
+		reader = pcs_choose_reader(pe, -1);
+		list_add(&pe->node, &pcs_active);
+		WRITE_ONCE(pe->reader, reader);
+		WRITE_ONCE(pe->active, true);
+		if (reader < nr_cpu_ids)
+			pcs_send_kick(pe, reader);
+	}
 	/* on CPU N: TIMER_PINNED queues it here */
 	mod_timer(&pe->flush, jiffies + 1);
 	return 0;
@@ -805,10 +807,10 @@ static void pcs_del(struct perf_event *event, int flags)
 	struct apmu_pcs_event *pe = event->pmu_private;
 	unsigned int head, lost;
 
-	raw_spin_lock(&pcs_active_lock);
-	list_del_init(&pe->node);
-	WRITE_ONCE(pe->active, false);
-	raw_spin_unlock(&pcs_active_lock);
+	scoped_guard(raw_spinlock, &pcs_active_lock) {
+		list_del_init(&pe->node);
+		WRITE_ONCE(pe->active, false);
+	}
 	/* If the callback is running on the reader, it sees !active and stops */
 	hrtimer_try_to_cancel(&pe->timer);
 	/*
@@ -857,10 +859,9 @@ static struct pmu apmu_pcs_pmu = {
 void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 {
 	struct apmu_pcs_event *pe;
-	unsigned long flags;
 	int reader;
 
-	raw_spin_lock_irqsave(&pcs_active_lock, flags);
+	guard(raw_spinlock_irqsave)(&pcs_active_lock);
 	list_for_each_entry(pe, &pcs_active, node) {
 		/*
 		 * Every event's timer, not only those this CPU reads for: one left here by
@@ -880,7 +881,6 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 		if (reader < nr_cpu_ids)
 			pcs_send_kick(pe, reader);
 	}
-	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
 }
 
 /**
@@ -894,9 +894,8 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 {
 	struct apmu_pcs_event *pe;
-	unsigned long flags;
 
-	raw_spin_lock_irqsave(&pcs_active_lock, flags);
+	guard(raw_spinlock_irqsave)(&pcs_active_lock);
 	list_for_each_entry(pe, &pcs_active, node) {
 		if (READ_ONCE(pe->reader) < nr_cpu_ids || pe->unit->cpu == cpu)
 			continue;
@@ -905,7 +904,6 @@ void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 			      ns_to_ktime(pcs_interval(pe)),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	}
-	raw_spin_unlock_irqrestore(&pcs_active_lock, flags);
 }
 
 /**

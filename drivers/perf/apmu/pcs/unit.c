@@ -8,12 +8,17 @@
  * PMDEVID) and only then gets its sysfs group. The files are root-only: a sample shows
  * another context's PC.
  */
+#define pr_fmt(fmt) "apmu_pcs: " fmt
+
+#include <linux/cleanup.h>
 #include <linux/cpu.h>
 #include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
 #include <linux/device.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/spinlock.h>
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
 
@@ -24,20 +29,27 @@
 /* Serialises unit_add/remove and the apmu_pcs PMU's registration */
 static DEFINE_MUTEX(apmu_pcs_mutex);
 /*
- * Guards apmu_pcs_units[] writes and the units' @users for perf's event_init, which runs
+ * Guards apmu_pcs_units writes and the units' @users for perf's event_init, which runs
  * inside perf's SRCU read section and so must not wait for apmu_pcs_mutex (held across
  * perf_pmu_unregister()).
  */
 static DEFINE_SPINLOCK(apmu_pcs_units_lock);
-static struct apmu_pcs_unit *apmu_pcs_units[NR_CPUS];
+/* The unit of each CPU; read locklessly (READ_ONCE) by sysfs, hotplug and CPU PM */
+static DEFINE_PER_CPU(struct apmu_pcs_unit *, apmu_pcs_units);
 static unsigned int apmu_pcs_nr_units;
 static enum cpuhp_state apmu_pcs_hp_state;
 
 static void pcs_set_unit(int cpu, struct apmu_pcs_unit *u)
 {
-	spin_lock(&apmu_pcs_units_lock);
-	WRITE_ONCE(apmu_pcs_units[cpu], u);
-	spin_unlock(&apmu_pcs_units_lock);
+	guard(spinlock)(&apmu_pcs_units_lock);
+	WRITE_ONCE(per_cpu(apmu_pcs_units, cpu), u);
+}
+
+/* Only now may perf events take the unit (apmu_pcs_unit_get()) */
+static void pcs_set_ready(struct apmu_pcs_unit *u)
+{
+	guard(spinlock)(&apmu_pcs_units_lock);
+	u->ready = true;
 }
 
 /*
@@ -56,7 +68,7 @@ static void pcs_unit_gone(struct apmu_pcs_unit *u)
 /* The unit of a CPU device's sysfs file: the group exists only while the unit does. */
 static struct apmu_pcs_unit *dev_unit(struct device *dev)
 {
-	return READ_ONCE(apmu_pcs_units[dev->id]);
+	return READ_ONCE(per_cpu(apmu_pcs_units, dev->id));
 }
 
 static ssize_t implemented_show(struct device *dev, struct device_attribute *attr, char *buf)
@@ -149,41 +161,22 @@ static const struct attribute_group apmu_pcs_group = {
 	.is_visible = apmu_pcs_attr_visible,
 };
 
-/**
- * apmu_pcs_unit_add() - identify a unit's frame and make it available
- * @u: the unit: @cpu, @ops, @priv (or @base, @dbg) and @owner set, the rest zero
+/*
+ * __apmu_pcs_unit_add() - publish, identify and register a unit
+ * @u: the unit, lock initialised
+ * @cpudev: its CPU's device
  *
- * The frame is identified (PMDEVARCH, PMDEVID, PMPCSCTL.IMP) with the CPU's state
- * checked first. The caller reports a refusal.
- *
- * The apmu_pcs PMU is registered with the first unit and unregistered with the last:
- * without a usable frame there is neither a pcsample/ directory nor an apmu_pcs PMU.
- *
- * Return: 0, -EINVAL for a CPU that does not exist, -EEXIST when the CPU has a unit,
- * -ENODEV when the frame is not a PMU with PC sampling, -EAGAIN/-EBUSY/-EIO when the
- * frame cannot be accessed now (see apmu_pcs_check()), or a sysfs or perf errno.
+ * With apmu_pcs_mutex and cpus_read_lock() held: no hotplug from here, so the state the
+ * callbacks maintain starts right. The unit is published before any access, taken as
+ * powered down (the CPU may be in an idle state whose CPU_PM_ENTER saw no unit) until the
+ * CPU itself says otherwise. On failure the unit is unpublished again; the caller waits
+ * for the CPU PM notifiers that may still hold it (pcs_unit_gone()).
  */
-int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
+static int __apmu_pcs_unit_add(struct apmu_pcs_unit *u, struct device *cpudev)
 {
-	struct device *cpudev;
 	int ret;
 
-	if (u->cpu < 0 || u->cpu >= nr_cpu_ids || !cpu_possible(u->cpu))
-		return -EINVAL;
-	cpudev = get_cpu_device(u->cpu);
-	if (!cpudev)
-		return -EINVAL;
-	raw_spin_lock_init(&u->lock);
-	guard(mutex)(&apmu_pcs_mutex);
-	if (apmu_pcs_units[u->cpu])
-		return -EEXIST;
-
-	/*
-	 * No hotplug from here: the state the callbacks maintain starts right. The unit is
-	 * published before any access, taken as powered down (the CPU may be in an idle
-	 * state whose CPU_PM_ENTER saw no unit) until the CPU itself says otherwise.
-	 */
-	cpus_read_lock();
+	lockdep_assert_held(&apmu_pcs_mutex);
 	u->online = cpu_online(u->cpu);
 	u->pm_off = true;
 	u->ready = false;
@@ -201,18 +194,12 @@ int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
 		if (ret)
 			goto remove_group;
 	}
-	/*
-	 * Only now may perf events take the unit (apmu_pcs_unit_get()): nothing below can
-	 * fail, so the caller never frees a unit an event holds.
-	 */
-	spin_lock(&apmu_pcs_units_lock);
-	u->ready = true;
-	spin_unlock(&apmu_pcs_units_lock);
+	/* nothing below can fail, so the caller never frees a unit an event holds */
+	pcs_set_ready(u);
 	apmu_pcs_nr_units++;
-	pr_info("apmu_pcs: cpu%d: PC sampling (%s%s%s)\n", u->cpu,
+	pr_info("cpu%d: PC sampling (%s%s%s)\n", u->cpu,
 		u->has_ctl ? "FEAT_PCSRv8p9" : "FEAT_PCSRv8p2",
 		u->imp ? ", EN implemented" : "", u->ss ? ", sample on snapshot" : "");
-	cpus_read_unlock();
 	return 0;
 
 remove_group:
@@ -220,8 +207,48 @@ remove_group:
 	u->sysfs = false;
 clear:
 	pcs_set_unit(u->cpu, NULL);
+	return ret;
+}
+
+/**
+ * apmu_pcs_unit_add() - identify a unit's frame and make it available
+ * @u: the unit: @cpu, @ops, @priv (or @base, @dbg) and @owner set, the rest zero
+ *
+ * The frame is identified (PMDEVARCH, PMDEVID, PMPCSCTL.IMP) with the CPU's state
+ * checked first; a frame that is not what it should be is reported there. The caller
+ * reports the refusal itself.
+ *
+ * The apmu_pcs PMU is registered with the first unit and unregistered with the last:
+ * without a usable frame there is neither a pcsample/ directory nor an apmu_pcs PMU.
+ *
+ * Context: process; takes apmu_pcs_mutex and cpus_read_lock().
+ * Return: 0, -EINVAL for a CPU that does not exist, -EEXIST when the CPU has a unit,
+ * -ENODEV when the frame is not a PMU with PC sampling, -EXDEV when it is another CPU's,
+ * -ENXIO when the debug frame is not external debug, -EAGAIN/-EBUSY/-EIO when the
+ * frame cannot be accessed now (see apmu_pcs_check()), or a sysfs or perf errno.
+ */
+int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
+{
+	struct device *cpudev;
+	int ret;
+
+	cpudev = u->cpu >= 0 && u->cpu < nr_cpu_ids && cpu_possible(u->cpu) ?
+		 get_cpu_device(u->cpu) : NULL;
+	if (!cpudev) {
+		pr_warn("cpu%d: no such CPU\n", u->cpu);
+		return -EINVAL;
+	}
+	raw_spin_lock_init(&u->lock);
+	guard(mutex)(&apmu_pcs_mutex);
+	if (per_cpu(apmu_pcs_units, u->cpu)) {
+		pr_warn("cpu%d: the CPU already has a PC-sampling frame\n", u->cpu);
+		return -EEXIST;
+	}
+	cpus_read_lock();
+	ret = __apmu_pcs_unit_add(u, cpudev);
 	cpus_read_unlock();
-	pcs_unit_gone(u);
+	if (ret)
+		pcs_unit_gone(u);
 	return ret;
 }
 EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_add, "APMU_PCS_TEST");
@@ -242,16 +269,16 @@ int apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
 	unsigned int users;
 
 	guard(mutex)(&apmu_pcs_mutex);
-	if (apmu_pcs_units[u->cpu] != u)
+	if (per_cpu(apmu_pcs_units, u->cpu) != u)
 		return 0;
 	/* no new event takes the unit once it is not ready */
-	spin_lock(&apmu_pcs_units_lock);
-	users = u->users;
-	if (!users)
-		u->ready = false;
-	spin_unlock(&apmu_pcs_units_lock);
+	scoped_guard(spinlock, &apmu_pcs_units_lock) {
+		users = u->users;
+		if (!users)
+			u->ready = false;
+	}
 	if (users) {
-		pr_debug("apmu_pcs: cpu%d: unit held by %u perf events: not removed\n",
+		pr_debug("cpu%d: unit held by %u perf events: not removed\n",
 			 u->cpu, users);
 		return -EBUSY;
 	}
@@ -282,13 +309,11 @@ struct apmu_pcs_unit *apmu_pcs_unit_get(int cpu)
 
 	if (cpu < 0 || cpu >= nr_cpu_ids)
 		return NULL;
-	spin_lock(&apmu_pcs_units_lock);
-	u = apmu_pcs_units[cpu];
-	if (u && u->ready && try_module_get(u->owner))
-		u->users++;
-	else
-		u = NULL;
-	spin_unlock(&apmu_pcs_units_lock);
+	guard(spinlock)(&apmu_pcs_units_lock);
+	u = per_cpu(apmu_pcs_units, cpu);
+	if (!u || !u->ready || !try_module_get(u->owner))
+		return NULL;
+	u->users++;
 	return u;
 }
 
@@ -298,16 +323,15 @@ struct apmu_pcs_unit *apmu_pcs_unit_get(int cpu)
  */
 void apmu_pcs_unit_put(struct apmu_pcs_unit *u)
 {
-	spin_lock(&apmu_pcs_units_lock);
-	u->users--;
-	spin_unlock(&apmu_pcs_units_lock);
+	scoped_guard(spinlock, &apmu_pcs_units_lock)
+		u->users--;
 	module_put(u->owner);
 }
 
 /* CPU hotplug: AP states run on the CPU concerned, hotplug locked against unit_add */
 static int apmu_pcs_cpu_online(unsigned int cpu)
 {
-	struct apmu_pcs_unit *u = READ_ONCE(apmu_pcs_units[cpu]);
+	struct apmu_pcs_unit *u = READ_ONCE(per_cpu(apmu_pcs_units, cpu));
 
 	if (u)
 		apmu_pcs_set_online(u, true);
@@ -317,7 +341,7 @@ static int apmu_pcs_cpu_online(unsigned int cpu)
 
 static int apmu_pcs_cpu_offline(unsigned int cpu)
 {
-	struct apmu_pcs_unit *u = READ_ONCE(apmu_pcs_units[cpu]);
+	struct apmu_pcs_unit *u = READ_ONCE(per_cpu(apmu_pcs_units, cpu));
 
 	if (u)
 		apmu_pcs_set_online(u, false);
@@ -328,7 +352,7 @@ static int apmu_pcs_cpu_offline(unsigned int cpu)
 /* CPU PM: runs on the CPU entering or leaving a low-power state, IRQs off */
 static int apmu_pcs_cpu_pm_notify(struct notifier_block *nb, unsigned long cmd, void *v)
 {
-	struct apmu_pcs_unit *u = READ_ONCE(apmu_pcs_units[smp_processor_id()]);
+	struct apmu_pcs_unit *u = __this_cpu_read(apmu_pcs_units);
 
 	if (!u)
 		return NOTIFY_DONE;

@@ -2,6 +2,8 @@
 /*
  * Register model of the Activity Monitors: see amu_model.h for the rules it enforces.
  */
+#define pr_fmt(fmt) "apmu_amu_model: " fmt
+
 #include <linux/bitfield.h>
 #include <linux/bits.h>
 #include <linux/preempt.h>
@@ -59,7 +61,7 @@ static __printf(2, 3) void violation(struct apmu_amu_model *m, const char *fmt, 
 		vsnprintf(m->why, sizeof(m->why), fmt, args);
 		va_end(args);
 	}
-	pr_err_ratelimited("apmu_amu_model: violation on cpu%d (%u so far)\n",
+	pr_err_ratelimited("violation on cpu%d (%u so far)\n",
 			   raw_smp_processor_id(), m->violations);
 }
 

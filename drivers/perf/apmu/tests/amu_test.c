@@ -381,40 +381,35 @@ static const struct amu_el_case amu_el_cases[] = {
 	{ 2, 0, 1, false, "EL3 (AArch32 too), no EL2, kernel at EL1" },
 };
 
+KUNIT_ARRAY_PARAM_DESC(amu_el, amu_el_cases, name);
+
 /*
  * The seed: MSR AMCNTENSET1/CLR1_EL0 only if IsHighestEL(PSTATE.EL), else UNDEFINED; apmu
  * writes only from EL2 with no EL3, the one case where it knows it is at the highest EL
  */
 static void amu_write_el_rule(struct kunit *test)
 {
-	const struct amu_el_case *c;
+	const struct amu_el_case *c = test->param_value;
 	struct amu_test *t = test->priv;
 	unsigned int cpu;
 	ssize_t want;
 
-	for (c = amu_el_cases; c < amu_el_cases + ARRAY_SIZE(amu_el_cases); c++) {
-		apmu_amu_model_init(&t->m);
-		for (cpu = 0; cpu < APMU_AMU_MODEL_CPUS; cpu++) {
-			t->m.el3[cpu] = c->el3;
-			t->m.el2[cpu] = c->el2;
-			t->m.cur_el[cpu] = c->cur;
-		}
-		t->m.en1[0] = BIT(2);
-		amu_discover_all(test, t);
-		KUNIT_EXPECT_EQ_MSG(test, t->amu.info[0].writable, c->writable, "%s", c->name);
-		/* the mode does not change: root-only, and a write says why it fails */
-		KUNIT_EXPECT_EQ_MSG(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux0_enable"), 0600,
-				    "%s", c->name);
-		want = c->writable ? 1 : -EPERM;
-		KUNIT_EXPECT_EQ_MSG(test, amu_store(t, 0, "aux0_enable", "1"), want, "%s", c->name);
-		KUNIT_EXPECT_EQ_MSG(test, amu_store(t, 0, "aux2_enable", "0"), want, "%s", c->name);
-		KUNIT_EXPECT_EQ_MSG(test, t->m.writes, c->writable ? 2 : 0, "%s", c->name);
-		KUNIT_EXPECT_EQ_MSG(test, t->m.en1[0], c->writable ? BIT(0) : BIT(2), "%s",
-				    c->name);
-		KUNIT_EXPECT_STREQ_MSG(test, amu_show(test, t, 0, "aux0_enable"),
-				       c->writable ? "1\n" : "0\n", "%s", c->name);
-		KUNIT_EXPECT_EQ_MSG(test, apmu_amu_model_check(&t->m), 0, "%s", c->name);
+	for (cpu = 0; cpu < APMU_AMU_MODEL_CPUS; cpu++) {
+		t->m.el3[cpu] = c->el3;
+		t->m.el2[cpu] = c->el2;
+		t->m.cur_el[cpu] = c->cur;
 	}
+	t->m.en1[0] = BIT(2);
+	amu_discover_all(test, t);
+	KUNIT_EXPECT_EQ(test, t->amu.info[0].writable, c->writable);
+	/* the mode does not change: root-only, and a write says why it fails */
+	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux0_enable"), 0600);
+	want = c->writable ? 1 : -EPERM;
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux0_enable", "1"), want);
+	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux2_enable", "0"), want);
+	KUNIT_EXPECT_EQ(test, t->m.writes, c->writable ? 2 : 0);
+	KUNIT_EXPECT_EQ(test, t->m.en1[0], c->writable ? BIT(0) : BIT(2));
+	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "aux0_enable"), c->writable ? "1\n" : "0\n");
 }
 
 /* The model itself: each rule it enforces is seen (then forgiven, for this case only) */
@@ -450,64 +445,92 @@ static void amu_model_strict(struct kunit *test)
 	t->m.violations = 0;
 }
 
-/* event_init: each invalid attr gets its errno */
+/* The attribute bits an event_init case sets (struct amu_ev_case.set) */
+#define AMU_EV_TASK		BIT(0)	/* attach_state PERF_ATTACH_TASK */
+#define AMU_EV_SAMPLING		BIT(1)	/* sample_period 1000 */
+#define AMU_EV_EXCL_USER	BIT(2)
+#define AMU_EV_EXCL_KERNEL	BIT(3)
+#define AMU_EV_EXCL_HV		BIT(4)
+#define AMU_EV_EXCL_IDLE	BIT(5)
+#define AMU_EV_EXCL_HOST	BIT(6)
+#define AMU_EV_EXCL_GUEST	BIT(7)
+#define AMU_EV_TYPE_HW		BIT(8)	/* another PMU's type: PERF_TYPE_HARDWARE */
+#define AMU_EV_CPU_ANY		BIT(9)	/* cpu -1: a per-task event */
+#define AMU_EV_CPU_NONE		BIT(10)	/* cpu nr_cpu_ids: a CPU without an AMU */
+
+/**
+ * struct amu_ev_case - one event_init case on the model (cpu0: CG1NC = 2)
+ * @name: description
+ * @config: attr.config
+ * @config1: attr.config1
+ * @config2: attr.config2
+ * @set: AMU_EV_* bits
+ * @err: what event_init returns
+ */
+struct amu_ev_case {
+	const char *name;
+	u64 config, config1, config2;
+	u32 set;
+	int err;
+};
+
+static const struct amu_ev_case amu_ev_cases[] = {
+	{ "group-0 counter 0", 0, 0, 0, 0, 0 },
+	{ "group-0 counter 3", 3, 0, 0, 0, 0 },
+	{ "group-1 counter 1", 0x101, 0, 0, 0, 0 },
+	/* bad config: unknown bits, counters not implemented, config1/2 */
+	{ "group-0 counter 4", 4, 0, 0, 0, -EINVAL },
+	{ "group-1 counter 2 >= CG1NC", 0x102, 0, 0, 0, -EINVAL },
+	{ "config bit 4", 0x10, 0, 0, 0, -EINVAL },
+	{ "config bit 63", BIT_ULL(63), 0, 0, 0, -EINVAL },
+	{ "config1", 0, 1, 0, 0, -EINVAL },
+	{ "config2", 0, 0, 1, 0, -EINVAL },
+	{ "another PMU's type", 0, 0, 0, AMU_EV_TYPE_HW, -ENOENT },
+	{ "per task, cpu -1", 0, 0, 0, AMU_EV_CPU_ANY, -EOPNOTSUPP },
+	{ "per task, attached", 0, 0, 0, AMU_EV_TASK, -EOPNOTSUPP },
+	{ "sampling", 0, 0, 0, AMU_EV_SAMPLING, -EOPNOTSUPP },
+	{ "exclude_user", 0, 0, 0, AMU_EV_EXCL_USER, -EOPNOTSUPP },
+	{ "exclude_kernel", 0, 0, 0, AMU_EV_EXCL_KERNEL, -EOPNOTSUPP },
+	{ "exclude_hv", 0, 0, 0, AMU_EV_EXCL_HV, -EOPNOTSUPP },
+	{ "exclude_idle", 0, 0, 0, AMU_EV_EXCL_IDLE, -EOPNOTSUPP },
+	{ "exclude_host", 0, 0, 0, AMU_EV_EXCL_HOST, -EINVAL },
+	/* perf's default: -EINVAL makes it retry without */
+	{ "exclude_guest", 0, 0, 0, AMU_EV_EXCL_GUEST, -EINVAL },
+	{ "a CPU without an AMU", 0, 0, 0, AMU_EV_CPU_NONE, -ENODEV },
+};
+
+KUNIT_ARRAY_PARAM_DESC(amu_ev, amu_ev_cases, name);
+
+/* event_init: each attr gets its errno, and nothing is written */
 static void amu_pmu_event_init(struct kunit *test)
 {
+	const struct amu_ev_case *c = test->param_value;
 	struct amu_test *t = test->priv;
 	struct perf_event *ev;
+	int cpu = 0;
 
 	t->m.cg1nc[0] = 2;
 	amu_discover_all(test, t);
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0, 0)), 0);
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 3, 0)), 0);
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0x101, 0)), 0);
-	/* bad config: unknown bits, counters not implemented, config1/2 */
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 4, 0)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0x102, 0)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0x10, 0)), -EINVAL);
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, BIT_ULL(63), 0)),
-			-EINVAL);
-	ev = amu_event(test, t, 0, 0);
-	ev->attr.config1 = 1;
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EINVAL);
-	ev = amu_event(test, t, 0, 0);
-	ev->attr.config2 = 1;
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EINVAL);
-	/* another PMU's type */
-	ev = amu_event(test, t, 0, 0);
-	ev->attr.type = PERF_TYPE_HARDWARE;
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -ENOENT);
-	/* per task */
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0, -1)), -EOPNOTSUPP);
-	ev = amu_event(test, t, 0, 0);
-	ev->attach_state = PERF_ATTACH_TASK;
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
-	/* sampling */
-	ev = amu_event(test, t, 0, 0);
-	ev->attr.sample_period = 1000;
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
-	/* each exclude_* */
-	ev = amu_event(test, t, 0, 0);
-	ev->attr.exclude_user = 1;
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
-	ev = amu_event(test, t, 0, 0);
-	ev->attr.exclude_kernel = 1;
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
-	ev = amu_event(test, t, 0, 0);
-	ev->attr.exclude_hv = 1;
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
-	ev = amu_event(test, t, 0, 0);
-	ev->attr.exclude_idle = 1;
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EOPNOTSUPP);
-	ev = amu_event(test, t, 0, 0);
-	ev->attr.exclude_host = 1;
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EINVAL);
-	ev = amu_event(test, t, 0, 0);
-	ev->attr.exclude_guest = 1;	/* perf's default: -EINVAL makes it retry without */
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), -EINVAL);
-	/* a CPU without an AMU */
-	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, 0, nr_cpu_ids)),
-			-ENODEV);
+	if (c->set & AMU_EV_CPU_ANY)
+		cpu = -1;
+	if (c->set & AMU_EV_CPU_NONE)
+		cpu = nr_cpu_ids;
+	ev = amu_event(test, t, c->config, cpu);
+	ev->attr.config1 = c->config1;
+	ev->attr.config2 = c->config2;
+	if (c->set & AMU_EV_TYPE_HW)
+		ev->attr.type = PERF_TYPE_HARDWARE;
+	if (c->set & AMU_EV_TASK)
+		ev->attach_state = PERF_ATTACH_TASK;
+	if (c->set & AMU_EV_SAMPLING)
+		ev->attr.sample_period = 1000;
+	ev->attr.exclude_user = !!(c->set & AMU_EV_EXCL_USER);
+	ev->attr.exclude_kernel = !!(c->set & AMU_EV_EXCL_KERNEL);
+	ev->attr.exclude_hv = !!(c->set & AMU_EV_EXCL_HV);
+	ev->attr.exclude_idle = !!(c->set & AMU_EV_EXCL_IDLE);
+	ev->attr.exclude_host = !!(c->set & AMU_EV_EXCL_HOST);
+	ev->attr.exclude_guest = !!(c->set & AMU_EV_EXCL_GUEST);
+	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, ev), c->err);
 	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
 }
 
@@ -808,9 +831,9 @@ static struct kunit_case amu_cases[] = {
 	KUNIT_CASE(amu_sysfs_group1),
 	KUNIT_CASE(amu_write_bit_n_only),
 	KUNIT_CASE(amu_write_bad),
-	KUNIT_CASE(amu_write_el_rule),
+	KUNIT_CASE_PARAM(amu_write_el_rule, amu_el_gen_params),
 	KUNIT_CASE(amu_model_strict),
-	KUNIT_CASE(amu_pmu_event_init),
+	KUNIT_CASE_PARAM(amu_pmu_event_init, amu_ev_gen_params),
 	KUNIT_CASE(amu_pmu_deltas),
 	KUNIT_CASE(amu_pmu_counter_reset),
 	KUNIT_CASE(amu_pmu_rediscovered),

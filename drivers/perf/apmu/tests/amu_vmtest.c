@@ -22,6 +22,8 @@
  * Writing a number K to cpuN/advance makes each enabled counter of CPU N count K events,
  * on CPU N (with step = 0, counters then move only when a test says so).
  */
+#define pr_fmt(fmt) "apmu_amu_test: " fmt
+
 #include <linux/cpu.h>
 #include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
@@ -201,7 +203,7 @@ static void __exit apmu_amu_test_exit(void)
 	apmu_amu_unregister(&unit);
 	cpuhp_remove_state_nocalls(amu_vm_hp);
 	if (model.violations)
-		pr_err("apmu_amu_test: %u AMU model violation(s), first: %s\n",
+		pr_err("%u AMU model violation(s), first: %s\n",
 		       model.violations, model.why);
 }
 module_exit(apmu_amu_test_exit);

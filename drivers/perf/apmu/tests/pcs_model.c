@@ -2,6 +2,8 @@
 /*
  * Register model of a PC-sampling external PMU frame: see pcs_model.h for the rules.
  */
+#define pr_fmt(fmt) "apmu_pcs_model: " fmt
+
 #include <kunit/test.h>
 #include <kunit/test-bug.h>
 #include <linux/bitfield.h>
@@ -72,7 +74,7 @@ static void violation(struct apmu_pcs_model *m, const char *what, unsigned int o
 		return;
 	}
 	/* Atomic context (the driver holds the unit's lock): no allocation for KUnit's log */
-	pr_err("apmu_pcs_model: %s\n", m->last);
+	pr_err("%s\n", m->last);
 	if (test)
 		kunit_set_failure(test);
 }

@@ -5,6 +5,7 @@
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
+#include <linux/cleanup.h>
 #include <linux/gfp.h>
 #include <linux/mm.h>
 #include <linux/of.h>
@@ -217,48 +218,56 @@ static void expect_refused(struct kunit *test, struct pcs_test *t, int err)
 	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
 }
 
-static void powered_down_eagain(struct kunit *test)
-{
-	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
+/**
+ * struct pcs_state_case - a state of the core in which the frame must not be accessed
+ * @name: description
+ * @pu: EDPRSR.PU
+ * @dlk: EDPRSR.DLK (the OS double lock)
+ * @oslk: EDPRSR.OSLK (the OS lock)
+ * @offline: the CPU is offline (CPU hotplug)
+ * @pm_off: the CPU is in a CPU PM low-power state
+ * @err: what every entry point returns
+ */
+struct pcs_state_case {
+	const char *name;
+	bool pu, dlk, oslk, offline, pm_off;
+	int err;
+};
 
-	t->m.pu = false;
-	expect_refused(test, t, -EAGAIN);
+static const struct pcs_state_case pcs_state_cases[] = {
+	{ "powered down (EDPRSR.PU=0)", false, false, false, false, false, -EAGAIN },
 	/* with PU == 0, DLK and OSLK are UNKNOWN: still powered down */
-	t->m.dlk = true;
-	t->m.oslk = true;
-	expect_refused(test, t, -EAGAIN);
-}
+	{ "PU=0, DLK and OSLK UNKNOWN", false, true, true, false, false, -EAGAIN },
+	{ "OS double lock (EDPRSR.DLK=1)", true, true, false, false, false, -EIO },
+	{ "OS double lock and OS lock", true, true, true, false, false, -EIO },
+	{ "OS lock (EDPRSR.OSLK=1)", true, false, true, false, false, -EBUSY },
+	{ "CPU offline", true, false, false, true, false, -EAGAIN },
+	{ "CPU in a CPU PM low-power state", true, false, false, false, true, -EAGAIN },
+};
 
-static void double_lock_eio(struct kunit *test)
+KUNIT_ARRAY_PARAM_DESC(pcs_state, pcs_state_cases, name);
+
+/*
+ * Power and lock state (EDPRSR), CPU hotplug and CPU PM: the frame is not touched, each
+ * entry point says why with its errno, and it is accessed again once the state clears
+ */
+static void frame_state_refused(struct kunit *test)
 {
+	const struct pcs_state_case *c = test->param_value;
 	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
 
-	t->m.dlk = true;
-	expect_refused(test, t, -EIO);
-	t->m.oslk = true;
-	expect_refused(test, t, -EIO);
-}
-
-static void os_lock_ebusy(struct kunit *test)
-{
-	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
-
-	t->m.oslk = true;
-	expect_refused(test, t, -EBUSY);
+	t->m.pu = c->pu;
+	t->m.dlk = c->dlk;
+	t->m.oslk = c->oslk;
+	if (c->offline)
+		apmu_pcs_set_online(&t->u, false);
+	if (c->pm_off)
+		apmu_pcs_set_pm_off(&t->u, true);
+	expect_refused(test, t, c->err);
+	t->m.pu = true;
+	t->m.dlk = false;
 	t->m.oslk = false;
-	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
-}
-
-/* CPU hotplug and CPU PM: an offline or idle-powered-down CPU's frame is not touched */
-static void offline_and_cpu_pm_not_touched(struct kunit *test)
-{
-	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
-
-	apmu_pcs_set_online(&t->u, false);
-	expect_refused(test, t, -EAGAIN);
 	apmu_pcs_set_online(&t->u, true);
-	apmu_pcs_set_pm_off(&t->u, true);
-	expect_refused(test, t, -EAGAIN);
 	apmu_pcs_set_pm_off(&t->u, false);
 	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), 0);
 }
@@ -645,7 +654,6 @@ static void mmio_debug_frame_read_only_when_up(struct kunit *test)
 	u32 *frame = kunit_kzalloc(test, APMU_PCS_FRAME_SIZE, GFP_KERNEL);
 	u32 *dbg = kunit_kzalloc(test, APMU_PCS_FRAME_SIZE, GFP_KERNEL);
 	struct apmu_pcs_unit u = { .ops = &apmu_pcs_mmio_ops, .online = true, .pm_off = true };
-	unsigned long flags;
 
 	KUNIT_ASSERT_NOT_NULL(test, frame);
 	KUNIT_ASSERT_NOT_NULL(test, dbg);
@@ -659,9 +667,8 @@ static void mmio_debug_frame_read_only_when_up(struct kunit *test)
 
 	/* CPU PM low-power state: nothing read, EDPRSR taken as powered down */
 	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&u), -EAGAIN);
-	raw_spin_lock_irqsave(&u.lock, flags);
-	KUNIT_EXPECT_EQ(test, u.ops->prsr(&u), 0);
-	raw_spin_unlock_irqrestore(&u.lock, flags);
+	scoped_guard(raw_spinlock_irqsave, &u.lock)
+		KUNIT_EXPECT_EQ(test, u.ops->prsr(&u), 0);
 
 	/* up, but the debug frame is not external debug */
 	u.pm_off = false;
@@ -684,9 +691,8 @@ static void mmio_debug_frame_read_only_when_up(struct kunit *test)
 	/* offline: EDPRSR not read at all */
 	dbg[APMU_EDPRSR / 4] = APMU_EDPRSR_PU;
 	u.online = false;
-	raw_spin_lock_irqsave(&u.lock, flags);
-	KUNIT_EXPECT_EQ(test, u.ops->prsr(&u), 0);
-	raw_spin_unlock_irqrestore(&u.lock, flags);
+	scoped_guard(raw_spinlock_irqsave, &u.lock)
+		KUNIT_EXPECT_EQ(test, u.ops->prsr(&u), 0);
 }
 
 /*
@@ -728,6 +734,64 @@ static void mmio_accepts_described_device(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, pcs_addr_refused(r.start, false));
 }
 
+/**
+ * struct pcs_classify_case - a sample and the verdict apmu_pcs_classify() gives it
+ * @sec: Security state
+ * @el: Exception level
+ * @vmid: VMID (block 0)
+ * @cid2: sampled through block 1 (CONTEXTIDR_EL2)
+ * @host: APMU_PCS_HOST_* of the kernel
+ * @vcpu: the task named is a vCPU thread in guest context
+ * @v: the verdict
+ */
+struct pcs_classify_case {
+	u8 sec, el;
+	u16 vmid;
+	bool cid2;
+	unsigned int host;
+	bool vcpu;
+	enum apmu_pcs_verdict v;
+};
+
+#define NVHE	0
+#define VHE	APMU_PCS_HOST_VHE
+#define PKVM	APMU_PCS_HOST_PKVM
+
+static const struct pcs_classify_case pcs_classify_cases[] = {
+	/* Secure EL3 firmware, Secure EL1 TEE, Root, Realm: never */
+	{ APMU_PCS_SECURE, 3, 0, false, NVHE, false, APMU_PCS_DROP },
+	{ APMU_PCS_SECURE, 1, 0, false, NVHE, false, APMU_PCS_DROP },
+	{ APMU_PCS_SECURE, 0, 0, true, VHE, false, APMU_PCS_DROP },
+	{ APMU_PCS_ROOT, 3, 0, false, NVHE, false, APMU_PCS_DROP },
+	{ APMU_PCS_REALM, 1, 0, false, NVHE, false, APMU_PCS_DROP },
+	{ APMU_PCS_REALM, 0, 0, true, VHE, false, APMU_PCS_DROP },
+	/* Non-secure EL3 does not exist; never either */
+	{ APMU_PCS_NONSECURE, 3, 0, true, VHE, false, APMU_PCS_DROP },
+	/* EL2: the hypervisor under nVHE and pKVM, the kernel under VHE */
+	{ APMU_PCS_NONSECURE, 2, 0, false, NVHE, false, APMU_PCS_DROP },
+	{ APMU_PCS_NONSECURE, 2, 0, false, NVHE | PKVM, false, APMU_PCS_DROP },
+	{ APMU_PCS_NONSECURE, 2, 0, true, VHE | PKVM, false, APMU_PCS_DROP },
+	{ APMU_PCS_NONSECURE, 2, 0, true, VHE, false, APMU_PCS_HOST },
+	/* nVHE: the host runs with VMID 0, guests with their own */
+	{ APMU_PCS_NONSECURE, 1, 0, false, NVHE, false, APMU_PCS_HOST },
+	{ APMU_PCS_NONSECURE, 0, 0, false, NVHE, false, APMU_PCS_HOST },
+	{ APMU_PCS_NONSECURE, 1, 5, false, NVHE, false, APMU_PCS_GUEST },
+	{ APMU_PCS_NONSECURE, 0, 5, false, NVHE, false, APMU_PCS_GUEST },
+	/* VHE: EL1 is a guest's; EL0 a guest's when a vCPU thread is in the guest */
+	{ APMU_PCS_NONSECURE, 1, 0, true, VHE, false, APMU_PCS_GUEST },
+	{ APMU_PCS_NONSECURE, 0, 0, true, VHE, false, APMU_PCS_HOST },
+	{ APMU_PCS_NONSECURE, 0, 0, true, VHE, true, APMU_PCS_GUEST },
+};
+
+static void pcs_classify_case_desc(const struct pcs_classify_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s EL%u vmid %u%s host %#x%s",
+		 apmu_pcs_sec_name(c->sec), c->el, c->vmid, c->cid2 ? " cid2" : "", c->host,
+		 c->vcpu ? " vcpu" : "");
+}
+
+KUNIT_ARRAY_PARAM(pcs_classify, pcs_classify_cases, pcs_classify_case_desc);
+
 /*
  * What apmu_pcs hands to perf (pcs_produce()): only Non-secure samples, never EL3, EL2
  * only where the kernel runs there (VHE) and not under protected KVM; guest samples
@@ -735,52 +799,13 @@ static void mmio_accepts_described_device(struct kunit *test)
  */
 static void classify_security_and_guests(struct kunit *test)
 {
-	const unsigned int nvhe = 0, vhe = APMU_PCS_HOST_VHE, pkvm = APMU_PCS_HOST_PKVM;
-	struct apmu_pcs_sample s = { .valid = true, .pc = 0xffff800080001000ULL };
-	static const struct {
-		u8 sec, el;
-		u16 vmid;
-		bool cid2;
-		unsigned int host;
-		bool vcpu;
-		enum apmu_pcs_verdict v;
-	} cases[] = {
-		/* Secure EL3 firmware, Secure EL1 TEE, Root, Realm: never */
-		{ APMU_PCS_SECURE, 3, 0, false, nvhe, false, APMU_PCS_DROP },
-		{ APMU_PCS_SECURE, 1, 0, false, nvhe, false, APMU_PCS_DROP },
-		{ APMU_PCS_SECURE, 0, 0, true, vhe, false, APMU_PCS_DROP },
-		{ APMU_PCS_ROOT, 3, 0, false, nvhe, false, APMU_PCS_DROP },
-		{ APMU_PCS_REALM, 1, 0, false, nvhe, false, APMU_PCS_DROP },
-		{ APMU_PCS_REALM, 0, 0, true, vhe, false, APMU_PCS_DROP },
-		/* Non-secure EL3 does not exist; never either */
-		{ APMU_PCS_NONSECURE, 3, 0, true, vhe, false, APMU_PCS_DROP },
-		/* EL2: the hypervisor under nVHE and pKVM, the kernel under VHE */
-		{ APMU_PCS_NONSECURE, 2, 0, false, nvhe, false, APMU_PCS_DROP },
-		{ APMU_PCS_NONSECURE, 2, 0, false, nvhe | pkvm, false, APMU_PCS_DROP },
-		{ APMU_PCS_NONSECURE, 2, 0, true, vhe | pkvm, false, APMU_PCS_DROP },
-		{ APMU_PCS_NONSECURE, 2, 0, true, vhe, false, APMU_PCS_HOST },
-		/* nVHE: the host runs with VMID 0, guests with their own */
-		{ APMU_PCS_NONSECURE, 1, 0, false, nvhe, false, APMU_PCS_HOST },
-		{ APMU_PCS_NONSECURE, 0, 0, false, nvhe, false, APMU_PCS_HOST },
-		{ APMU_PCS_NONSECURE, 1, 5, false, nvhe, false, APMU_PCS_GUEST },
-		{ APMU_PCS_NONSECURE, 0, 5, false, nvhe, false, APMU_PCS_GUEST },
-		/* VHE: EL1 is a guest's; EL0 a guest's when a vCPU thread is in the guest */
-		{ APMU_PCS_NONSECURE, 1, 0, true, vhe, false, APMU_PCS_GUEST },
-		{ APMU_PCS_NONSECURE, 0, 0, true, vhe, false, APMU_PCS_HOST },
-		{ APMU_PCS_NONSECURE, 0, 0, true, vhe, true, APMU_PCS_GUEST },
+	const struct pcs_classify_case *c = test->param_value;
+	struct apmu_pcs_sample s = {
+		.valid = true, .pc = 0xffff800080001000ULL,
+		.sec = c->sec, .el = c->el, .vmid = c->vmid, .has_cid2 = c->cid2,
 	};
-	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(cases); i++) {
-		s.sec = cases[i].sec;
-		s.el = cases[i].el;
-		s.vmid = cases[i].vmid;
-		s.has_cid2 = cases[i].cid2;
-		KUNIT_EXPECT_EQ_MSG(test, apmu_pcs_classify(&s, cases[i].host, cases[i].vcpu),
-				    cases[i].v, "case %u: %s EL%u vmid %u host %#x vcpu %d", i,
-				    apmu_pcs_sec_name(s.sec), s.el, s.vmid, cases[i].host,
-				    cases[i].vcpu);
-	}
+	KUNIT_EXPECT_EQ(test, apmu_pcs_classify(&s, c->host, c->vcpu), c->v);
 }
 
 static struct kunit_case apmu_pcs_cases[] = {
@@ -796,17 +821,14 @@ static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(snapshot_needs_pmuv3_ss),
 	KUNIT_CASE(res0_written_as_zero),
 	KUNIT_CASE(software_lock_unlocked_around_writes),
-	KUNIT_CASE(powered_down_eagain),
-	KUNIT_CASE(double_lock_eio),
-	KUNIT_CASE(os_lock_ebusy),
-	KUNIT_CASE(offline_and_cpu_pm_not_touched),
+	KUNIT_CASE_PARAM(frame_state_refused, pcs_state_gen_params),
 	KUNIT_CASE(power_cycle_keeps_event_enable),
 	KUNIT_CASE(power_cycle_keeps_root_enable),
 	KUNIT_CASE(hotplug_keeps_enable),
 	KUNIT_CASE(sample_sequence),
 	KUNIT_CASE(sample_cid2_block),
 	KUNIT_CASE(decode_fields),
-	KUNIT_CASE(classify_security_and_guests),
+	KUNIT_CASE_PARAM(classify_security_and_guests, pcs_classify_gen_params),
 	KUNIT_CASE(mmio_accessors_on_memory_frame),
 	KUNIT_CASE(mmio_refuses_memory),
 	KUNIT_CASE(mmio_accepts_described_device),

@@ -30,8 +30,11 @@
  * touched the unit after apmu_pcs_unit_remove() returned (a freed, unmapped frame on
  * hardware); the unit's enable must be set (else the exit touches nothing).
  */
+#define pr_fmt(fmt) "apmu_pcs_test: " fmt
+
 #include <linux/bitfield.h>
 #include <linux/cpu.h>
+#include <linux/err.h>
 #include <linux/cpu_pm.h>
 #include <linux/cpuhotplug.h>
 #include <linux/debugfs.h>
@@ -189,13 +192,13 @@ static ssize_t pcs_vm_remove_race_write(struct file *file, const char __user *bu
 		/* the loop stops before the unit comes back: identification needs CPU N up */
 		kthread_stop(loop);
 		if (v->m.violations != before) {
-			pr_err("apmu_pcs_test: cpu%d: removal %u: %s\n", v->u.cpu, i, v->m.last);
+			pr_err("cpu%d: removal %u: %s\n", v->u.cpu, i, v->m.last);
 			ret = -EIO;
 		}
 		pcs_vm_unit_reset(v);
 		err = apmu_pcs_unit_add(&v->u);
 		if (err) {
-			pr_err("apmu_pcs_test: cpu%d: unit not added back (%d)\n", v->u.cpu, err);
+			pr_err("cpu%d: unit not added back (%pe)\n", v->u.cpu, ERR_PTR(err));
 			v->added = false;
 			ret = ret ?: err;
 		}
@@ -275,7 +278,7 @@ static int __init pcs_vm_init(void)
 		pcs_vm_unit_reset(v);
 		ret = apmu_pcs_unit_add(&v->u);
 		if (ret) {
-			pr_err("apmu_pcs_test: cpu%d: unit refused (%d)\n", cpu, ret);
+			pr_err("cpu%d: unit refused (%pe)\n", cpu, ERR_PTR(ret));
 			continue;
 		}
 		v->added = true;
@@ -289,10 +292,10 @@ static int __init pcs_vm_init(void)
 	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "apmu_pcs_test:power",
 					pcs_vm_cpu_prepare, pcs_vm_cpu_dead);
 	if (ret < 0)
-		pr_err("apmu_pcs_test: no hotplug power model (%d)\n", ret);
+		pr_err("no hotplug power model (%pe)\n", ERR_PTR(ret));
 	else
 		pcs_vm_hp = ret;
-	pr_info("apmu_pcs_test: %d PC-sampling units over the frame model\n", n);
+	pr_info("%d PC-sampling units over the frame model\n", n);
 	return 0;
 }
 module_init(pcs_vm_init);
@@ -310,7 +313,7 @@ static void __exit pcs_vm_exit(void)
 			continue;
 		apmu_pcs_unit_remove(&v->u);
 		if (v->m.violations)
-			pr_err("apmu_pcs_test: cpu%d: %u frame rule violations, last: %s\n",
+			pr_err("cpu%d: %u frame rule violations, last: %s\n",
 			       cpu, v->m.violations, v->m.last);
 	}
 	debugfs_remove_recursive(pcs_vm_dir);
