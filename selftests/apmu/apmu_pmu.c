@@ -646,21 +646,17 @@ static void *storm_opener(void *arg)
 static void storm_ring(void *ring, size_t size, unsigned int *samples, unsigned int *lost,
 		       unsigned int *throttled)
 {
-	struct perf_event_mmap_page *pc = ring;
-	char *data = (char *)ring + getpagesize();
-	uint64_t head = pc->data_head, tail;
+	const struct perf_event_header *h;
+	struct apmu_ring r;
 
-	__sync_synchronize();
 	*samples = 0;
 	*lost = 0;
 	*throttled = 0;
-	for (tail = pc->data_tail; tail < head;) {
-		struct perf_event_header *h = (void *)(data + tail % size);
-
+	apmu_ring_begin(&r, ring, size);
+	while ((h = apmu_ring_next(&r))) {
 		*samples += h->type == PERF_RECORD_SAMPLE;
 		*lost += h->type == PERF_RECORD_LOST;
 		*throttled += h->type == PERF_RECORD_THROTTLE;
-		tail += h->size;
 	}
 }
 
@@ -1428,10 +1424,9 @@ static void run_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *se
 	size_t psz = getpagesize(), size = WRAP_RING_PAGES * psz;
 	uint64_t nr = self->sampling ? 5 : 4;
 	struct { uint64_t nr, v[5]; } r;
-	struct perf_event_mmap_page *pc;
+	const struct perf_event_header *h;
 	int lead, fi, fl, fs = -1, fsw;
-	uint64_t head, tail;
-	char *data;
+	struct apmu_ring rr;
 	void *ring = NULL;
 
 	memset(res, 0, sizeof(*res));
@@ -1478,20 +1473,14 @@ static void run_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *se
 		goto out;
 	res->inst_sampled = r.v[3];
 
-	pc = ring;
-	data = (char *)ring + psz;
-	head = pc->data_head;
-	__sync_synchronize();
-	for (tail = pc->data_tail; tail < head;) {
-		struct perf_event_header *h = (void *)(data + tail % size);
-
+	apmu_ring_begin(&rr, ring, size);
+	while ((h = apmu_ring_next(&rr))) {
 		if (h->type == PERF_RECORD_SAMPLE) {
-			uint64_t *v = (uint64_t *)(h + 1);	/* ip, period */
+			const uint64_t *v = (const uint64_t *)(h + 1);	/* ip, period */
 
 			res->samples++;
 			res->bad_period += v[1] != WRAP_PERIOD;
 		}
-		tail += h->size;
 	}
 	munmap(ring, size + psz);
 	close(fs);

@@ -88,18 +88,6 @@ static int rdpmc_read(volatile struct perf_event_mmap_page *pc, uint64_t *count)
 	return 0;
 }
 
-static int write_sysctl_user_access(int v)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_user_access", "w");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%d\n", v) < 0;
-	ret |= fclose(f) != 0;
-	return ret ? -1 : 0;
-}
-
 FIXTURE(rdpmc) {
 	struct apmu_pmu_info pmu;
 	int fd;
@@ -115,7 +103,7 @@ FIXTURE_SETUP(rdpmc)
 #ifdef APMU_NO_RDPMC
 	SKIP(return, APMU_NO_RDPMC);
 #endif
-	ASSERT_EQ(0, write_sysctl_user_access(1))
+	ASSERT_EQ(0, apmu_set_user_access(1))
 		TH_LOG("kernel.perf_user_access missing: apmu must register it");
 }
 
@@ -125,7 +113,7 @@ FIXTURE_TEARDOWN(rdpmc)
 		munmap((void *)self->pc, getpagesize());
 	if (self->fd >= 0)
 		close(self->fd);
-	write_sysctl_user_access(0);
+	apmu_set_user_access(0);
 }
 
 static void open_rdpmc(struct __test_metadata *_metadata, FIXTURE_DATA(rdpmc) *self,
@@ -237,7 +225,7 @@ TEST_F(rdpmc, el0_access_only_when_allowed)
 	open_rdpmc(_metadata, self, 0x11);
 	ASSERT_NE(0, self->pc->index);
 	ASSERT_EQ(0, mrs_traps_pinned());
-	ASSERT_EQ(0, write_sysctl_user_access(0));
+	ASSERT_EQ(0, apmu_set_user_access(0));
 	/* the sysctl revokes access at once and hides the index */
 	ASSERT_EQ(1, mrs_traps());
 	sched_yield();
@@ -321,7 +309,7 @@ FIXTURE_SETUP(rdpmc32)
 #ifdef APMU_NO_RDPMC
 	SKIP(return, APMU_NO_RDPMC);
 #endif
-	ASSERT_EQ(0, write_sysctl_user_access(1))
+	ASSERT_EQ(0, apmu_set_user_access(1))
 		TH_LOG("kernel.perf_user_access missing: apmu must register it");
 }
 
@@ -335,7 +323,7 @@ FIXTURE_TEARDOWN(rdpmc32)
 		close(self->fd2);
 	if (self->fd >= 0)
 		close(self->fd);
-	write_sysctl_user_access(0);
+	apmu_set_user_access(0);
 }
 
 /*
@@ -627,13 +615,13 @@ FIXTURE_SETUP(rdpmc_a32)
 {
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
-	if (write_sysctl_user_access(1))
+	if (apmu_set_user_access(1))
 		TH_LOG("no kernel.perf_user_access here: refused whatever it says");
 }
 
 FIXTURE_TEARDOWN(rdpmc_a32)
 {
-	write_sysctl_user_access(0);
+	apmu_set_user_access(0);
 }
 
 TEST_F(rdpmc_a32, rdpmc_refused_eopnotsupp)
