@@ -162,11 +162,14 @@ TEST(files_and_modes)
 			int present = n < (cpu ? 2 : 4);
 
 			snprintf(name, sizeof(name), "aux%d_event", n);
-			EXPECT_EQ(present ? 0400 : -1, amu_mode(cpu, name)) TH_LOG("cpu%d %s", cpu, name);
+			EXPECT_EQ(present ? 0400 : -1, amu_mode(cpu, name))
+				TH_LOG("cpu%d %s", cpu, name);
 			snprintf(name, sizeof(name), "aux%d_count", n);
-			EXPECT_EQ(present ? 0400 : -1, amu_mode(cpu, name)) TH_LOG("cpu%d %s", cpu, name);
+			EXPECT_EQ(present ? 0400 : -1, amu_mode(cpu, name))
+				TH_LOG("cpu%d %s", cpu, name);
 			snprintf(name, sizeof(name), "aux%d_enable", n);
-			EXPECT_EQ(present ? 0600 : -1, amu_mode(cpu, name)) TH_LOG("cpu%d %s", cpu, name);
+			EXPECT_EQ(present ? 0600 : -1, amu_mode(cpu, name))
+				TH_LOG("cpu%d %s", cpu, name);
 		}
 	}
 }
@@ -670,7 +673,7 @@ static char *perf_view(void)
 
 	if (!out)
 		return NULL;
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
 		FILE *f = popen(cmds[i], "r");
 
 		len += snprintf(out + len, cap - len, "$ %s\n", cmds[i]);

@@ -579,7 +579,8 @@ int main(int argc, char **argv)
 		       hotplug ? ", CPU hotplug" : "");
 	fflush(stdout);
 
-	t0 = last = now();
+	t0 = now();
+	last = t0;
 	for (i = 0; i < iterations; i++) {
 		unsigned int r = rn(100);
 		double t = now();

@@ -64,7 +64,10 @@ static bool have_units(void)
 	       !access("/sys/devices/system/cpu/cpu1/pcsample", F_OK);
 }
 
-#define NEED_UNITS() do { if (!have_units()) SKIP(return, "apmu_pcs_test.ko not loaded"); } while (0)
+#define NEED_UNITS() do {						\
+	if (!have_units())						\
+		SKIP(return, "apmu_pcs_test.ko not loaded");		\
+} while (0)
 
 /* The kernel address of a symbol, from /proc/kallsyms */
 static unsigned long ksym(const char *name)
@@ -216,15 +219,16 @@ TEST(sample_decoded)
 	unsigned long hot = ksym("msleep"), cold = ksym("msleep_interruptible"), pc;
 	char buf[256], sec[32];
 	unsigned int el, cid, vmid;
-	int i, nhot = 0, ncold = 0;
+	int i, ret, nhot = 0, ncold = 0;
 
 	NEED_UNITS();
 	ASSERT_NE(0, hot);
 	ASSERT_NE(0, cold);
 	for (i = 0; i < 8; i++) {
 		ASSERT_EQ(0, rd(PCS, 0, "sample", buf, sizeof(buf)));
-		ASSERT_EQ(5, sscanf(buf, "pc=0x%lx el=%u security=%31s contextidr_el1=0x%x vmid=0x%x",
-				    &pc, &el, sec, &cid, &vmid)) TH_LOG("%s", buf);
+		ret = sscanf(buf, "pc=0x%lx el=%u security=%31s contextidr_el1=0x%x vmid=0x%x",
+			     &pc, &el, sec, &cid, &vmid);
+		ASSERT_EQ(5, ret) TH_LOG("%s", buf);
 		EXPECT_EQ(1, el);
 		EXPECT_STREQ("non-secure", sec);
 		EXPECT_EQ(1, cid);
@@ -447,7 +451,7 @@ TEST(perf_event_open_errnos)
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, sigtrap));	/* apmu_pcs */
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, inherit));	/* per task */
 	/* filled at delivery from CPU N's task or registers, or not in a PC sample */
-	for (i = 0; i < sizeof(foreign_types) / sizeof(foreign_types[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(foreign_types); i++) {
 		sample_type_extra = foreign_types[i];
 		fd = pcs_open(type, 1, -1, extra_type);
 		/* perf core refuses CGROUP itself (EINVAL) without CONFIG_CGROUP_PERF */
@@ -1066,7 +1070,7 @@ static void record_fixed_period(struct __test_metadata *_metadata, const char *r
 	ASSERT_EQ(0, apmu_read_file(TIME_PCT, old_pct, sizeof(old_pct)));
 	/* a run killed by its timeout left the limit off: put perf's default back */
 	if (!strcmp(old_pct, "0")) {
-		strcpy(old_pct, "25");
+		snprintf(old_pct, sizeof(old_pct), "25");
 		ASSERT_EQ(0, apmu_write_file(TIME_PCT, old_pct));
 	}
 	/* the rate first: perf refuses a rate while the CPU-time limit is 0 */
@@ -1248,7 +1252,7 @@ TEST_F_TIMEOUT(rec, reader_rate_bounded_by_its_cost, 120)
 	ASSERT_EQ(0, apmu_read_file(MAX_RATE, old_rate, sizeof(old_rate)));
 	ASSERT_EQ(0, apmu_read_file(TIME_PCT, old_pct, sizeof(old_pct)));
 	if (!strcmp(old_pct, "0"))
-		strcpy(old_pct, "25");
+		snprintf(old_pct, sizeof(old_pct), "25");
 	EXPECT_EQ(0, apmu_write_file(MAX_RATE, "100000"));
 	EXPECT_EQ(0, apmu_write_file(TIME_PCT, "0"));
 	ASSERT_EQ(0, wr(MODEL, 1, "prsr_delay_us", "300"));
@@ -1353,7 +1357,7 @@ TEST(ioc_period_honoured)
 	ASSERT_EQ(0, apmu_read_file(MAX_RATE, old_rate, sizeof(old_rate)));
 	ASSERT_EQ(0, apmu_read_file(TIME_PCT, old_pct, sizeof(old_pct)));
 	if (!strcmp(old_pct, "0")) {
-		strcpy(old_pct, "25");
+		snprintf(old_pct, sizeof(old_pct), "25");
 		ASSERT_EQ(0, apmu_write_file(TIME_PCT, old_pct));
 	}
 	EXPECT_EQ(0, apmu_write_file(MAX_RATE, "100000"));

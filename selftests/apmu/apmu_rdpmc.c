@@ -38,7 +38,9 @@ static uint64_t mrs_counter(unsigned int idx)
 	uint64_t v = 0;
 
 	switch (idx) {
-	case 31: asm volatile("mrs %0, pmccntr_el0" : "=r" (v)); break;
+	case 31:
+		asm volatile("mrs %0, pmccntr_el0" : "=r" (v));
+		break;
 	MRS_EVCNTR(0); MRS_EVCNTR(1); MRS_EVCNTR(2); MRS_EVCNTR(3); MRS_EVCNTR(4);
 	MRS_EVCNTR(5); MRS_EVCNTR(6); MRS_EVCNTR(7); MRS_EVCNTR(8); MRS_EVCNTR(9);
 	MRS_EVCNTR(10); MRS_EVCNTR(11); MRS_EVCNTR(12); MRS_EVCNTR(13); MRS_EVCNTR(14);
@@ -64,8 +66,12 @@ static uint64_t mrs_counter(unsigned int idx)
 }
 #endif
 
-/* The self-monitoring read of tools/lib/perf: offset + counter, under the page's seqlock. */
-static int rdpmc_read(volatile struct perf_event_mmap_page *pc, uint64_t *count)
+/*
+ * The self-monitoring read of tools/lib/perf: offset + counter, under the page's seqlock
+ * (the protocol of struct perf_event_mmap_page in <linux/perf_event.h>). The barriers
+ * keep the compiler and the CPU from moving the page's reads across the lock's.
+ */
+static int rdpmc_read(struct perf_event_mmap_page *pc, uint64_t *count)
 {
 	uint32_t seq, idx;
 	uint64_t pmc, offset;
@@ -91,7 +97,7 @@ static int rdpmc_read(volatile struct perf_event_mmap_page *pc, uint64_t *count)
 FIXTURE(rdpmc) {
 	struct apmu_pmu_info pmu;
 	int fd;
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 };
 
 FIXTURE_SETUP(rdpmc)
@@ -110,7 +116,7 @@ FIXTURE_SETUP(rdpmc)
 FIXTURE_TEARDOWN(rdpmc)
 {
 	if (self->pc)
-		munmap((void *)self->pc, getpagesize());
+		munmap(self->pc, getpagesize());
 	if (self->fd >= 0)
 		close(self->fd);
 	apmu_set_user_access(0);
@@ -290,7 +296,7 @@ FIXTURE(rdpmc32) {
 	struct apmu_pmu_info pmu;
 	struct apmu_alone alone;
 	int fd, fd2, alone_on;
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 };
 
 FIXTURE_SETUP(rdpmc32)
@@ -318,7 +324,7 @@ FIXTURE_TEARDOWN(rdpmc32)
 	if (self->alone_on && apmu_alone_end(&self->alone))
 		TH_LOG("could not put the scheduler settings back: %s", strerror(errno));
 	if (self->pc)
-		munmap((void *)self->pc, getpagesize());
+		munmap(self->pc, getpagesize());
 	if (self->fd2 >= 0)
 		close(self->fd2);
 	if (self->fd >= 0)
@@ -515,7 +521,7 @@ TEST_F(rdpmc, access_ends_at_close)
 	open_rdpmc(_metadata, self, 0x11);
 	ASSERT_EQ(32, self->pc->index);
 	ASSERT_EQ(0, mrs_traps_here(31)) TH_LOG("no EL0 access with an rdpmc event open");
-	munmap((void *)self->pc, getpagesize());
+	munmap(self->pc, getpagesize());
 	self->pc = NULL;
 	close(self->fd);
 	self->fd = -1;
@@ -536,7 +542,7 @@ static int rdpmc_loop_under_rotation(int type, unsigned int n, int secs)
 		.exclude_kernel = 1,
 	};
 	unsigned long direct = 0, fallback = 0;
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 	int fd, leader = -1, g;
 	unsigned int i;
 	uint64_t v;
@@ -657,7 +663,7 @@ TEST_F(rdpmc_a32, no_cap_user_rdpmc_on_plain_events)
 		.config = 0x08,			/* INST_RETIRED */
 		.exclude_kernel = 1,
 	};
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 	unsigned int cap;
 	uint64_t c;
 	void *p;

@@ -94,7 +94,8 @@ static void hold_sample_rate(FIXTURE_DATA(sampling) *self)
 
 	if (geteuid() || apmu_read_file(TIME_PCT, self->time_pct, sizeof(self->time_pct)) ||
 	    apmu_read_file(SAMPLE_RATE, self->rate, sizeof(self->rate))) {
-		self->rate[0] = self->time_pct[0] = '\0';
+		self->rate[0] = '\0';
+		self->time_pct[0] = '\0';
 		return;
 	}
 	pct = atoi(self->time_pct);
@@ -108,7 +109,8 @@ FIXTURE_SETUP(sampling)
 {
 	self->fd = -1;
 	self->ring = NULL;
-	self->rate[0] = self->time_pct[0] = '\0';
+	self->rate[0] = '\0';
+	self->time_pct[0] = '\0';
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
 	hold_sample_rate(self);
