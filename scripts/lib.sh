@@ -185,11 +185,14 @@ apmu_stage_src() { # apmu_stage_src DIR
 
 # The kselftests the kernel's way (as KernelCI and LKFT build them): selftests/apmu placed
 # at tools/testing/selftests/apmu of the kernel tree, built by its lib.mk and installed by
-# its installer, which writes run_kselftest.sh and kselftest-list.txt, static for $ARCH
-# with $CROSS_COMPILE. The kernel source is a shared cache and stays untouched: TREE is a
-# shadow of it made of symlinks (top-level entries of the source, KDIR's installed UAPI
-# headers as usr/, and apmu/ as per-file symlinks, so `include ../lib.mk` finds the
-# shadow's lib.mk). Each architecture has its own TREE (its own UAPI headers) and INSTALL.
+# its installer, which writes run_kselftest.sh and kselftest-list.txt, for $ARCH with
+# $CROSS_COMPILE, linked static (lib.mk's USERLDFLAGS): the VM roots have Debian's libc
+# (for perf), but the instruction counts the tests expect were measured on static
+# programs, and in a dynamic one the loader's lazy binding can run inside a counted
+# window. The kernel source is a shared cache and stays untouched: TREE is a shadow of it
+# made of symlinks (top-level entries of the source, KDIR's installed UAPI headers as
+# usr/, and apmu/ as per-file symlinks, so `include ../lib.mk` finds the shadow's
+# lib.mk). Each architecture has its own TREE (its own UAPI headers) and INSTALL.
 apmu_ksft_install() { # apmu_ksft_install KDIR TREE INSTALL LOG
 	local kdir=$1 tree=$2 install=$3 log=$4 src sdir e f
 	src=$(readlink -f "$kdir/source")
@@ -211,7 +214,8 @@ apmu_ksft_install() { # apmu_ksft_install KDIR TREE INSTALL LOG
 	done
 	rm -rf "$install"
 	make -s -C "$sdir" TARGETS=apmu ARCH="$ARCH" CROSS_COMPILE="$CROSS_COMPILE" \
-		USERCFLAGS=-Werror INSTALL_PATH="$install" install >"$log" 2>&1 &&
+		USERCFLAGS=-Werror USERLDFLAGS=-static INSTALL_PATH="$install" install \
+		>"$log" 2>&1 &&
 		grep -qx apmu:apmu_pmu "$install/kselftest-list.txt"
 }
 

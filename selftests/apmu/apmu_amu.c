@@ -40,24 +40,9 @@ static int amu_path(char *path, size_t len, int cpu, const char *file)
 static int amu_read(int cpu, const char *file, char *buf, size_t len)
 {
 	char path[256];
-	ssize_t n;
-	int fd;
 
 	amu_path(path, sizeof(path), cpu, file);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	buf[n] = '\0';
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return 0;
+	return apmu_read_file(path, buf, len);
 }
 
 static uint64_t amu_u64(int cpu, const char *file)
@@ -73,36 +58,9 @@ static uint64_t amu_u64(int cpu, const char *file)
 static int amu_write(int cpu, const char *file, const char *val)
 {
 	char path[256];
-	int fd, ret = 0;
 
 	amu_path(path, sizeof(path), cpu, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static int write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static int set_online(int cpu, int on)
-{
-	char path[128];
-
-	snprintf(path, sizeof(path), CPU_DIR "/cpu%d/online", cpu);
-	return write_file(path, on ? "1" : "0");
+	return apmu_write_file(path, val);
 }
 
 static bool amu_dir(int cpu)
@@ -126,11 +84,7 @@ static int amu_mode(int cpu, const char *file)
 
 static int amu_pmu_type(void)
 {
-	char buf[32];
-
-	if (apmu_read_file(AMU_PMU "/type", buf, sizeof(buf)))
-		return -1;
-	return atoi(buf);
+	return apmu_pmu_type("apmu_amu");
 }
 
 /* A CPU-wide counting event on apmu_amu; the fd, or -errno */
@@ -208,11 +162,14 @@ TEST(files_and_modes)
 			int present = n < (cpu ? 2 : 4);
 
 			snprintf(name, sizeof(name), "aux%d_event", n);
-			EXPECT_EQ(present ? 0400 : -1, amu_mode(cpu, name)) TH_LOG("cpu%d %s", cpu, name);
+			EXPECT_EQ(present ? 0400 : -1, amu_mode(cpu, name))
+				TH_LOG("cpu%d %s", cpu, name);
 			snprintf(name, sizeof(name), "aux%d_count", n);
-			EXPECT_EQ(present ? 0400 : -1, amu_mode(cpu, name)) TH_LOG("cpu%d %s", cpu, name);
+			EXPECT_EQ(present ? 0400 : -1, amu_mode(cpu, name))
+				TH_LOG("cpu%d %s", cpu, name);
 			snprintf(name, sizeof(name), "aux%d_enable", n);
-			EXPECT_EQ(present ? 0600 : -1, amu_mode(cpu, name)) TH_LOG("cpu%d %s", cpu, name);
+			EXPECT_EQ(present ? 0600 : -1, amu_mode(cpu, name))
+				TH_LOG("cpu%d %s", cpu, name);
 		}
 	}
 }
@@ -493,7 +450,7 @@ TEST(perf_stat_cpu_offline)
 		SKIP(return, "cpu1 cannot be offlined");
 	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpumask", cpus, sizeof(cpus)));
 	EXPECT_STREQ("0-1", cpus);
-	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, apmu_set_online(1, 0));
 	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpumask", cpus, sizeof(cpus)));
 	EXPECT_STREQ("0", cpus);
 	ret = system("perf stat -a -x, -o /tmp/amu_off.txt "
@@ -508,7 +465,7 @@ TEST(perf_stat_cpu_offline)
 	}
 	if (f)
 		fclose(f);
-	EXPECT_EQ(0, set_online(1, 1));
+	EXPECT_EQ(0, apmu_set_online(1, 1));
 	EXPECT_EQ(0, ret);
 	EXPECT_TRUE(core) TH_LOG("perf stat -a did not count with cpu1 offline");
 	ASSERT_EQ(0, apmu_read_file(AMU_PMU "/cpumask", cpus, sizeof(cpus)));
@@ -522,18 +479,18 @@ TEST(hotplug_and_absent_cpu)
 	if (access(CPU_DIR "/cpu1/online", W_OK))
 		SKIP(return, "cpu1 cannot be offlined");
 	ASSERT_TRUE(amu_dir(1));
-	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, apmu_set_online(1, 0));
 	EXPECT_FALSE(amu_dir(1));
 	/* cpu1 loses its AMU (ID_AA64PFR0_EL1.AMU = 0) while offline */
-	ASSERT_EQ(0, write_file(MODEL_PARAMS "/amu", "1,0"));
-	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, apmu_write_file(MODEL_PARAMS "/amu", "1,0"));
+	ASSERT_EQ(0, apmu_set_online(1, 1));
 	EXPECT_FALSE(amu_dir(1));
 	EXPECT_TRUE(amu_dir(0));
 	EXPECT_EQ(-ENODEV, amu_open(0, 1, -1));
 	/* and gets it back */
-	ASSERT_EQ(0, set_online(1, 0));
-	ASSERT_EQ(0, write_file(MODEL_PARAMS "/amu", "1,1"));
-	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, apmu_set_online(1, 0));
+	ASSERT_EQ(0, apmu_write_file(MODEL_PARAMS "/amu", "1,1"));
+	ASSERT_EQ(0, apmu_set_online(1, 1));
 	EXPECT_TRUE(amu_dir(1));
 	EXPECT_EQ(0400, amu_mode(1, "core_cycles"));
 	EXPECT_EQ(-1, amu_mode(1, "aux2_event"));
@@ -546,7 +503,7 @@ static int model_cpu_write(int cpu, const char *file, const char *val)
 	char path[128];
 
 	snprintf(path, sizeof(path), MODEL_DEBUGFS "/cpu%d/%s", cpu, file);
-	return write_file(path, val);
+	return apmu_write_file(path, val);
 }
 
 static int model_advance(int cpu, uint64_t k)
@@ -576,7 +533,7 @@ static int pm_setup(const char **why)
 		*why = "no " MODEL_DEBUGFS "/cpu0/pm_cycle (debugfs, or an older apmu_amu_test.ko)";
 		return -ENOENT;
 	}
-	if (write_file(MODEL_PARAMS "/step", "0") || amu_write(0, "aux0_enable", "1") ||
+	if (apmu_write_file(MODEL_PARAMS "/step", "0") || amu_write(0, "aux0_enable", "1") ||
 	    amu_write(0, "aux1_enable", "1")) {
 		*why = "cannot set the model up";
 		return -EIO;
@@ -610,7 +567,7 @@ TEST(pm_cycle_keeps_counts_and_enables)
 	want += 100;
 	ret = model_cpu_write(0, "pm_cycle", "1");
 	if (ret == -EOPNOTSUPP) {
-		write_file(MODEL_PARAMS "/step", "1");
+		apmu_write_file(MODEL_PARAMS "/step", "1");
 		SKIP(return, "kernel without CONFIG_CPU_PM: no CPU PM notifications");
 	}
 	ASSERT_EQ(0, ret);
@@ -643,7 +600,7 @@ TEST(pm_cycle_keeps_counts_and_enables)
 	close(fd0);
 	close(fd1);
 	close(fd2);
-	EXPECT_EQ(0, write_file(MODEL_PARAMS "/step", "1"));
+	EXPECT_EQ(0, apmu_write_file(MODEL_PARAMS "/step", "1"));
 }
 
 /*
@@ -657,21 +614,21 @@ TEST(hotplug_restores_aux_enable)
 	REQUIRE_MODEL();
 	if (access(CPU_DIR "/cpu1/online", W_OK))
 		SKIP(return, "cpu1 cannot be offlined");
-	ASSERT_EQ(0, set_online(1, 0));
-	ASSERT_EQ(0, write_file(MODEL_PARAMS "/el3", "0,0"));
-	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, apmu_set_online(1, 0));
+	ASSERT_EQ(0, apmu_write_file(MODEL_PARAMS "/el3", "0,0"));
+	ASSERT_EQ(0, apmu_set_online(1, 1));
 	ASSERT_EQ(0, amu_write(1, "aux1_enable", "1"));
 	ASSERT_EQ(0, amu_write(1, "aux0_enable", "0"));
-	ASSERT_EQ(0, set_online(1, 0));
-	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, apmu_set_online(1, 0));
+	ASSERT_EQ(0, apmu_set_online(1, 1));
 	ASSERT_EQ(0, amu_read(1, "aux1_enable", buf, sizeof(buf)));
 	EXPECT_STREQ("1", buf) TH_LOG("aux1_enable not restored at online");
 	ASSERT_EQ(0, amu_read(1, "aux0_enable", buf, sizeof(buf)));
 	EXPECT_STREQ("0", buf);
 	/* back to the default: EL3 on cpu1, enables read-only there */
-	ASSERT_EQ(0, set_online(1, 0));
-	ASSERT_EQ(0, write_file(MODEL_PARAMS "/el3", "0,1"));
-	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, apmu_set_online(1, 0));
+	ASSERT_EQ(0, apmu_write_file(MODEL_PARAMS "/el3", "0,1"));
+	ASSERT_EQ(0, apmu_set_online(1, 1));
 	EXPECT_EQ(-EPERM, amu_write(1, "aux1_enable", "1"));
 }
 
@@ -683,17 +640,17 @@ TEST(group0_disabled_by_firmware_hidden)
 		SKIP(return, "cpu1 cannot be offlined");
 	if (access(MODEL_PARAMS "/en0", F_OK))
 		SKIP(return, "apmu_amu_test.ko without the en0 parameter");
-	ASSERT_EQ(0, set_online(1, 0));
-	ASSERT_EQ(0, write_file(MODEL_PARAMS "/en0", "15,7"));
-	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, apmu_set_online(1, 0));
+	ASSERT_EQ(0, apmu_write_file(MODEL_PARAMS "/en0", "15,7"));
+	ASSERT_EQ(0, apmu_set_online(1, 1));
 	EXPECT_EQ(-1, amu_mode(1, "mem_stall_cycles"));
 	EXPECT_EQ(0400, amu_mode(1, "inst_retired"));
 	EXPECT_EQ(0400, amu_mode(0, "mem_stall_cycles"));
 	EXPECT_EQ(-EINVAL, amu_open(3, 1, -1));
 	EXPECT_EQ(0, close(amu_open(3, 0, -1)));
-	ASSERT_EQ(0, set_online(1, 0));
-	ASSERT_EQ(0, write_file(MODEL_PARAMS "/en0", "15,15"));
-	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, apmu_set_online(1, 0));
+	ASSERT_EQ(0, apmu_write_file(MODEL_PARAMS "/en0", "15,15"));
+	ASSERT_EQ(0, apmu_set_online(1, 1));
 	EXPECT_EQ(0400, amu_mode(1, "mem_stall_cycles"));
 }
 
@@ -716,7 +673,7 @@ static char *perf_view(void)
 
 	if (!out)
 		return NULL;
-	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cmds); i++) {
 		FILE *f = popen(cmds[i], "r");
 
 		len += snprintf(out + len, cap - len, "$ %s\n", cmds[i]);

@@ -90,34 +90,18 @@ static void on_signal(int sig)
 	nr_signals++;
 }
 
+/* The type of the core PMU @want, or else of the first apmu_*, armv8_* or armv7_* one */
 static int find_core_pmu(const char *want, char *name, size_t len)
 {
-	static const char * const prefixes[] = { "apmu_", "armv8_", "armv7_" };
+	static const char * const globs[] = { "apmu_*", "armv8_*", "armv7_*" };
 	struct apmu_pmu_info pmu;
-	struct dirent *d;
-	char buf[32];
 	unsigned int i;
-	DIR *dir;
 
-	for (i = 0; i < 3; i++) {
-		dir = opendir(APMU_SYSFS_PMUS);
-		if (!dir)
-			return -1;
-		while ((d = readdir(dir))) {
-			if (want ? strcmp(d->d_name, want) :
-				   strncmp(d->d_name, prefixes[i], strlen(prefixes[i])))
-				continue;
-			if (strlen(d->d_name) >= sizeof(pmu.name) || strlen(d->d_name) >= len)
-				continue;
-			strcpy(pmu.name, d->d_name);
-			if (apmu_read_pmu_file(&pmu, "cpus", buf, sizeof(buf)) ||
-			    apmu_read_pmu_file(&pmu, "type", buf, sizeof(buf)))
-				continue;
-			strcpy(name, d->d_name);
-			closedir(dir);
-			return atoi(buf);
+	for (i = 0; i < ARRAY_SIZE(globs); i++) {
+		if (!apmu_find_pmu_glob(&pmu, want ? want : globs[i], NULL)) {
+			snprintf(name, len, "%s", pmu.name);
+			return pmu.type;
 		}
-		closedir(dir);
 		if (want)
 			break;
 	}
@@ -396,26 +380,15 @@ static void op_mmap(void)
 static void op_read_ring(void)
 {
 	int s = any_slot();
-	struct perf_event_mmap_page *pg;
-	uint64_t head, tail, size;
 	unsigned int n = 0;
-	char *data;
+	struct apmu_ring r;
 
 	if (s < 0 || !ev[s].map || ev[s].map_len <= (size_t)getpagesize())
 		return;
-	pg = ev[s].map;
-	data = (char *)pg + getpagesize();
-	size = ev[s].map_len - getpagesize();
-	head = __atomic_load_n(&pg->data_head, __ATOMIC_ACQUIRE);
-	tail = pg->data_tail;
-	while (tail < head && n++ < 4096) {
-		struct perf_event_header *h = (void *)(data + (tail % size));
-
-		if (h->size < sizeof(*h))
-			break;
-		tail += h->size;
-	}
-	__atomic_store_n(&pg->data_tail, head, __ATOMIC_RELEASE);
+	apmu_ring_begin(&r, ev[s].map, ev[s].map_len - getpagesize());
+	while (n++ < 4096 && apmu_ring_next(&r))
+		;
+	apmu_ring_end(&r);
 	nr_ok++;
 }
 
@@ -606,7 +579,8 @@ int main(int argc, char **argv)
 		       hotplug ? ", CPU hotplug" : "");
 	fflush(stdout);
 
-	t0 = last = now();
+	t0 = now();
+	last = t0;
 	for (i = 0; i < iterations; i++) {
 		unsigned int r = rn(100);
 		double t = now();

@@ -28,28 +28,10 @@
 /* The apmu core PMU whose cpus file is exactly "@cpu". 0 on success. */
 static int find_pmu_of_cpu(struct apmu_pmu_info *pmu, int cpu)
 {
-	char want[16], buf[64];
-	struct dirent *d;
-	DIR *dir;
-	int ret = -1;
+	char want[16];
 
 	snprintf(want, sizeof(want), "%d", cpu);
-	dir = opendir(APMU_SYSFS_PMUS);
-	if (!dir)
-		return -1;
-	while ((d = readdir(dir))) {
-		if (strncmp(d->d_name, "apmu_", 5) || strlen(d->d_name) >= sizeof(pmu->name))
-			continue;
-		snprintf(pmu->name, sizeof(pmu->name), "%s", d->d_name);
-		if (apmu_read_pmu_file(pmu, "cpus", buf, sizeof(buf)) || strcmp(buf, want) ||
-		    apmu_read_pmu_file(pmu, "type", buf, sizeof(buf)))
-			continue;
-		pmu->type = atoi(buf);
-		ret = 0;
-		break;
-	}
-	closedir(dir);
-	return ret;
+	return apmu_find_pmu_glob(pmu, "apmu_*", want);
 }
 
 FIXTURE(hetero) {
@@ -314,11 +296,6 @@ static int pmccntr_readable(void)
 	return 1;
 }
 
-static int write_user_access(const char *v)
-{
-	return apmu_write_file("/proc/sys/kernel/perf_user_access", v);
-}
-
 #define LEAK_ROUNDS	2000
 
 /*
@@ -350,9 +327,9 @@ TEST_F(hetero, rdpmc_access_only_for_own_pmu)
 	char buf[16] = "";
 	pid_t p1, p2;
 
-	ASSERT_EQ(0, apmu_read_file("/proc/sys/kernel/perf_user_access", buf, sizeof(buf)))
+	ASSERT_EQ(0, apmu_read_file(APMU_USER_ACCESS, buf, sizeof(buf)))
 		TH_LOG("kernel.perf_user_access missing");
-	ASSERT_EQ(0, write_user_access("1"));
+	ASSERT_EQ(0, apmu_set_user_access(1));
 	fd = apmu_perf_open(&wide, -1, 0, -1, 0);
 	ASSERT_GE(fd, 0) TH_LOG("CPU-wide on cpu0: %s", strerror(errno));
 	ASSERT_EQ(0, pipe(ready));
@@ -387,7 +364,7 @@ TEST_F(hetero, rdpmc_access_only_for_own_pmu)
 	waitpid(p1, NULL, 0);
 	waitpid(p2, &status, 0);
 	close(fd);
-	write_user_access(buf);
+	apmu_write_file(APMU_USER_ACCESS, buf);
 	TH_LOG("PMCCNTR_EL0 read by a task without perf events: %d of %d reads", leaks,
 	       LEAK_ROUNDS);
 	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));

@@ -31,44 +31,22 @@ static int pcs_path(char *buf, size_t len, const char *fmt, int cpu, const char 
 	return snprintf(buf, len, fmt, cpu, file);
 }
 
-/* Read a file: 0, or -errno of the read */
+/* Read a file: 0, or -errno of the open or read */
 static int rd(const char *fmt, int cpu, const char *file, char *buf, size_t len)
 {
 	char path[256];
-	ssize_t n;
-	int fd;
 
 	pcs_path(path, sizeof(path), fmt, cpu, file);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, len - 1);
-	if (n < 0) {
-		n = -errno;
-		close(fd);
-		return n;
-	}
-	close(fd);
-	buf[n] = '\0';
-	while (n && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-	return 0;
+	return apmu_read_file(path, buf, len);
 }
 
-/* Write a string: 0, or -errno of the write */
+/* Write a string: 0, or -errno of the open or write */
 static int wr(const char *fmt, int cpu, const char *file, const char *val)
 {
 	char path[256];
-	int fd, ret = 0;
 
 	pcs_path(path, sizeof(path), fmt, cpu, file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return apmu_write_file(path, val);
 }
 
 static unsigned long model_counter(int cpu, const char *name)
@@ -86,7 +64,10 @@ static bool have_units(void)
 	       !access("/sys/devices/system/cpu/cpu1/pcsample", F_OK);
 }
 
-#define NEED_UNITS() do { if (!have_units()) SKIP(return, "apmu_pcs_test.ko not loaded"); } while (0)
+#define NEED_UNITS() do {						\
+	if (!have_units())						\
+		SKIP(return, "apmu_pcs_test.ko not loaded");		\
+} while (0)
 
 /* The kernel address of a symbol, from /proc/kallsyms */
 static unsigned long ksym(const char *name)
@@ -238,15 +219,16 @@ TEST(sample_decoded)
 	unsigned long hot = ksym("msleep"), cold = ksym("msleep_interruptible"), pc;
 	char buf[256], sec[32];
 	unsigned int el, cid, vmid;
-	int i, nhot = 0, ncold = 0;
+	int i, ret, nhot = 0, ncold = 0;
 
 	NEED_UNITS();
 	ASSERT_NE(0, hot);
 	ASSERT_NE(0, cold);
 	for (i = 0; i < 8; i++) {
 		ASSERT_EQ(0, rd(PCS, 0, "sample", buf, sizeof(buf)));
-		ASSERT_EQ(5, sscanf(buf, "pc=0x%lx el=%u security=%31s contextidr_el1=0x%x vmid=0x%x",
-				    &pc, &el, sec, &cid, &vmid)) TH_LOG("%s", buf);
+		ret = sscanf(buf, "pc=0x%lx el=%u security=%31s contextidr_el1=0x%x vmid=0x%x",
+			     &pc, &el, sec, &cid, &vmid);
+		ASSERT_EQ(5, ret) TH_LOG("%s", buf);
 		EXPECT_EQ(1, el);
 		EXPECT_STREQ("non-secure", sec);
 		EXPECT_EQ(1, cid);
@@ -409,11 +391,7 @@ TEST(reader_cpu_offline)
 
 static int pcs_type(void)
 {
-	char buf[32];
-
-	if (apmu_read_file(APMU_SYSFS_PMUS "/apmu_pcs/type", buf, sizeof(buf)))
-		return -1;
-	return atoi(buf);
+	return apmu_pmu_type("apmu_pcs");
 }
 
 static int pcs_open(int type, int cpu, pid_t pid, void (*tweak)(struct perf_event_attr *))
@@ -473,7 +451,7 @@ TEST(perf_event_open_errnos)
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, sigtrap));	/* apmu_pcs */
 	EXPECT_EQ(-EOPNOTSUPP, pcs_open(type, 1, 0, inherit));	/* per task */
 	/* filled at delivery from CPU N's task or registers, or not in a PC sample */
-	for (i = 0; i < sizeof(foreign_types) / sizeof(foreign_types[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(foreign_types); i++) {
 		sample_type_extra = foreign_types[i];
 		fd = pcs_open(type, 1, -1, extra_type);
 		/* perf core refuses CGROUP itself (EINVAL) without CONFIG_CGROUP_PERF */
@@ -675,84 +653,23 @@ TEST(open_close_churn)
 	close(fd);
 }
 
-struct pcs_rec {
-	struct perf_event_header h;
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint32_t cpu, res;
-	uint64_t period;
-};
-
 #define PCS_RING_PAGES 16
-
-/*
- * Sample CPU 1 for 50 ms with the model's context ID set to @cid, and give the PID and
- * TID of the first sample in the ring (disabling the event delivers what the reader
- * took). Returns 0, or -1 when there is no sample.
- */
-static int sample_tid(int type, const char *cid, uint32_t *pid, uint32_t *tid)
-{
-	size_t len = (PCS_RING_PAGES + 1) * getpagesize();
-	struct perf_event_mmap_page *pc;
-	struct pcs_rec *r;
-	uint64_t head, off;
-	char *data;
-	int fd, ret = -1;
-
-	if (cid && wr(MODEL, 1, "cid1", cid))
-		return -1;
-	fd = pcs_open(type, 1, -1, NULL);
-	if (fd < 0)
-		return -1;
-	pc = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-	if (pc == MAP_FAILED) {
-		close(fd);
-		return -1;
-	}
-	data = (char *)pc + getpagesize();
-	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
-	usleep(50000);
-	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
-	for (off = 0; off + sizeof(*r) <= head; off += r->h.size) {
-		r = (struct pcs_rec *)(data + off);
-		if (!r->h.size)
-			break;
-		if (r->h.type == PERF_RECORD_SAMPLE) {
-			*pid = r->pid;
-			*tid = r->tid;
-			ret = 0;
-			break;
-		}
-	}
-	munmap(pc, len);
-	close(fd);
-	return ret;
-}
-
-/* PMPCSR: PCSample [55:0], NSE 59, EL [62:61], NS 63 */
-static uint64_t pmpcsr(uint64_t pc, unsigned int el, int ns, int nse)
-{
-	return (pc & ((1ULL << 56) - 1)) | (uint64_t)nse << 59 | (uint64_t)el << 61 |
-	       (uint64_t)ns << 63;
-}
 
 /* What 50 ms of sampling CPU 1 delivered */
 struct pcs_stats {
 	long samples;		/* PERF_RECORD_SAMPLE */
 	long at_ip;		/* of them, at the IP asked about */
-	uint32_t pid;		/* of the first sample */
+	uint32_t pid, tid;	/* of the first sample */
 };
 
 static int sample_stats(int type, void (*tweak)(struct perf_event_attr *), uint64_t ip,
 			struct pcs_stats *st)
 {
 	size_t len = (PCS_RING_PAGES + 1) * getpagesize();
-	struct perf_event_mmap_page *pc;
-	struct pcs_rec *r;
-	uint64_t head, off;
-	char *data;
+	const struct perf_event_header *h;
+	const struct apmu_sample_rec *s;
+	struct apmu_ring r;
+	void *pc;
 	int fd;
 
 	memset(st, 0, sizeof(*st));
@@ -764,24 +681,48 @@ static int sample_stats(int type, void (*tweak)(struct perf_event_attr *), uint6
 		close(fd);
 		return -1;
 	}
-	data = (char *)pc + getpagesize();
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	usleep(50000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
-	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
-	for (off = 0; off + sizeof(*r) <= head; off += r->h.size) {
-		r = (struct pcs_rec *)(data + off);
-		if (!r->h.size)
-			break;
-		if (r->h.type != PERF_RECORD_SAMPLE)
+	apmu_ring_begin(&r, pc, PCS_RING_PAGES * getpagesize());
+	while ((h = apmu_ring_next(&r))) {
+		if (h->type != PERF_RECORD_SAMPLE)
 			continue;
-		if (!st->samples++)
-			st->pid = r->pid;
-		st->at_ip += r->ip == ip;
+		s = (const void *)h;
+		if (!st->samples++) {
+			st->pid = s->pid;
+			st->tid = s->tid;
+		}
+		st->at_ip += s->ip == ip;
 	}
 	munmap(pc, len);
 	close(fd);
 	return 0;
+}
+
+/*
+ * Sample CPU 1 for 50 ms with the model's context ID set to @cid, and give the PID and
+ * TID of the first sample in the ring (disabling the event delivers what the reader
+ * took). Returns 0, or -1 when there is no sample.
+ */
+static int sample_tid(int type, const char *cid, uint32_t *pid, uint32_t *tid)
+{
+	struct pcs_stats st;
+
+	if (cid && wr(MODEL, 1, "cid1", cid))
+		return -1;
+	if (sample_stats(type, NULL, 0, &st) || !st.samples)
+		return -1;
+	*pid = st.pid;
+	*tid = st.tid;
+	return 0;
+}
+
+/* PMPCSR: PCSample [55:0], NSE 59, EL [62:61], NS 63 */
+static uint64_t pmpcsr(uint64_t pc, unsigned int el, int ns, int nse)
+{
+	return (pc & ((1ULL << 56) - 1)) | (uint64_t)nse << 59 | (uint64_t)el << 61 |
+	       (uint64_t)ns << 63;
 }
 
 static void guest_excluded(struct perf_event_attr *a) { a->exclude_guest = 1; }
@@ -845,14 +786,13 @@ TEST(foreign_security_states_never_delivered)
 TEST(lost_samples_reported)
 {
 	size_t len = (128 + 1) * getpagesize();
-	struct perf_event_header *h;
-	struct perf_event_mmap_page *pc;
+	const struct perf_event_header *h;
 	unsigned long r0, reads;
 	long samples = 0, lost = 0;
-	uint64_t head, off;
 	int type = pcs_type(), fd;
+	struct apmu_ring r;
 	cpu_set_t set;
-	char *data;
+	void *pc;
 
 	NEED_UNITS();
 	ASSERT_LT(0, type);
@@ -864,21 +804,17 @@ TEST(lost_samples_reported)
 	ASSERT_LE(0, fd);
 	pc = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	ASSERT_TRUE(pc != MAP_FAILED);
-	data = (char *)pc + getpagesize();
 	r0 = model_counter(1, "samples");
 	ioctl(fd, PERF_EVENT_IOC_ENABLE, 0);
 	usleep(200000);
 	ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
 	reads = model_counter(1, "samples") - r0;
-	head = __atomic_load_n(&pc->data_head, __ATOMIC_ACQUIRE);
-	for (off = 0; off + sizeof(*h) <= head && off < len - getpagesize(); off += h->size) {
-		h = (struct perf_event_header *)(data + off);
-		if (!h->size)
-			break;
+	apmu_ring_begin(&r, pc, len - getpagesize());
+	while ((h = apmu_ring_next(&r))) {
 		if (h->type == PERF_RECORD_SAMPLE)
 			samples++;
 		else if (h->type == PERF_RECORD_LOST_SAMPLES)
-			lost += *(uint64_t *)(h + 1);
+			lost += *(const uint64_t *)(h + 1);
 	}
 	munmap(pc, len);
 	close(fd);
@@ -1067,19 +1003,6 @@ TEST(perf_record_report)
 #define MAX_RATE "/proc/sys/kernel/perf_event_max_sample_rate"
 #define TIME_PCT "/proc/sys/kernel/perf_cpu_time_max_percent"
 
-static int write_str(const char *path, const char *val)
-{
-	FILE *f = fopen(path, "w");
-	int ret;
-
-	if (!f)
-		return -errno;
-	ret = fputs(val, f) < 0 ? -EIO : 0;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
-}
-
 /* CPU 0's and CPU 1's counts on the /proc/interrupts line whose name has @name */
 static int irq_counts(const char *name, unsigned long c[2])
 {
@@ -1147,12 +1070,12 @@ static void record_fixed_period(struct __test_metadata *_metadata, const char *r
 	ASSERT_EQ(0, apmu_read_file(TIME_PCT, old_pct, sizeof(old_pct)));
 	/* a run killed by its timeout left the limit off: put perf's default back */
 	if (!strcmp(old_pct, "0")) {
-		strcpy(old_pct, "25");
-		ASSERT_EQ(0, write_str(TIME_PCT, old_pct));
+		snprintf(old_pct, sizeof(old_pct), "25");
+		ASSERT_EQ(0, apmu_write_file(TIME_PCT, old_pct));
 	}
 	/* the rate first: perf refuses a rate while the CPU-time limit is 0 */
-	EXPECT_EQ(0, write_str(MAX_RATE, rate));
-	EXPECT_EQ(0, write_str(TIME_PCT, "0"));
+	EXPECT_EQ(0, apmu_write_file(MAX_RATE, rate));
+	EXPECT_EQ(0, apmu_write_file(TIME_PCT, "0"));
 	spin = fork();
 	if (!spin) {
 		/* never outlive the test, even one killed by its timeout */
@@ -1192,8 +1115,8 @@ static void record_fixed_period(struct __test_metadata *_metadata, const char *r
 		kill(spin, SIGKILL);
 		waitpid(spin, NULL, 0);
 	}
-	EXPECT_EQ(0, write_str(TIME_PCT, old_pct));
-	EXPECT_EQ(0, write_str(MAX_RATE, old_rate));
+	EXPECT_EQ(0, apmu_write_file(TIME_PCT, old_pct));
+	EXPECT_EQ(0, apmu_write_file(MAX_RATE, old_rate));
 	f = popen("perf script -i /tmp/pcs-c.data -F time,ip 2>/dev/null", "r");
 	ASSERT_TRUE(f != NULL);
 	while (fgets(line, sizeof(line), f)) {
@@ -1329,9 +1252,9 @@ TEST_F_TIMEOUT(rec, reader_rate_bounded_by_its_cost, 120)
 	ASSERT_EQ(0, apmu_read_file(MAX_RATE, old_rate, sizeof(old_rate)));
 	ASSERT_EQ(0, apmu_read_file(TIME_PCT, old_pct, sizeof(old_pct)));
 	if (!strcmp(old_pct, "0"))
-		strcpy(old_pct, "25");
-	EXPECT_EQ(0, write_str(MAX_RATE, "100000"));
-	EXPECT_EQ(0, write_str(TIME_PCT, "0"));
+		snprintf(old_pct, sizeof(old_pct), "25");
+	EXPECT_EQ(0, apmu_write_file(MAX_RATE, "100000"));
+	EXPECT_EQ(0, apmu_write_file(TIME_PCT, "0"));
 	ASSERT_EQ(0, wr(MODEL, 1, "prsr_delay_us", "300"));
 	rec = fork();
 	if (!rec) {
@@ -1356,8 +1279,8 @@ TEST_F_TIMEOUT(rec, reader_rate_bounded_by_its_cost, 120)
 	if (rec > 0)
 		waitpid(rec, NULL, 0);
 	EXPECT_EQ(0, wr(MODEL, 1, "prsr_delay_us", "0"));
-	EXPECT_EQ(0, write_str(TIME_PCT, old_pct));
-	EXPECT_EQ(0, write_str(MAX_RATE, old_rate));
+	EXPECT_EQ(0, apmu_write_file(TIME_PCT, old_pct));
+	EXPECT_EQ(0, apmu_write_file(MAX_RATE, old_rate));
 	TH_LOG("%lu reads in %.3f s: %.0f per second (bound 833, period asks 10000)",
 	       reads, span, span > 0 ? reads / span : 0);
 	ASSERT_GT(span, 0.5);
@@ -1434,11 +1357,11 @@ TEST(ioc_period_honoured)
 	ASSERT_EQ(0, apmu_read_file(MAX_RATE, old_rate, sizeof(old_rate)));
 	ASSERT_EQ(0, apmu_read_file(TIME_PCT, old_pct, sizeof(old_pct)));
 	if (!strcmp(old_pct, "0")) {
-		strcpy(old_pct, "25");
-		ASSERT_EQ(0, write_str(TIME_PCT, old_pct));
+		snprintf(old_pct, sizeof(old_pct), "25");
+		ASSERT_EQ(0, apmu_write_file(TIME_PCT, old_pct));
 	}
-	EXPECT_EQ(0, write_str(MAX_RATE, "100000"));
-	EXPECT_EQ(0, write_str(TIME_PCT, "0"));
+	EXPECT_EQ(0, apmu_write_file(MAX_RATE, "100000"));
+	EXPECT_EQ(0, apmu_write_file(TIME_PCT, "0"));
 	spin = spin_on_cpu1();
 	ASSERT_LT(0, spin);
 	usleep(100000);		/* the spinner is on CPU 1 */
@@ -1466,8 +1389,8 @@ TEST(ioc_period_honoured)
 	}
 	kill(spin, SIGKILL);
 	waitpid(spin, NULL, 0);
-	EXPECT_EQ(0, write_str(TIME_PCT, old_pct));
-	EXPECT_EQ(0, write_str(MAX_RATE, old_rate));
+	EXPECT_EQ(0, apmu_write_file(TIME_PCT, old_pct));
+	EXPECT_EQ(0, apmu_write_file(MAX_RATE, old_rate));
 }
 
 /*

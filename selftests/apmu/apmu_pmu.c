@@ -160,7 +160,7 @@ TEST_F(apmu, exact_user_instructions_sizes)
 	ASSERT_GE(fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
 	count_spin(fd, 1);
 	base = count_spin(fd, 1) - 2;
-	for (i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
 		c = count_spin(fd, sizes[i]);
 		EXPECT_EQ(base + 2 * sizes[i], c) TH_LOG("%lu iterations", sizes[i]);
 	}
@@ -517,15 +517,16 @@ TEST_F(apmu, every_listed_event_counts)
 	ASSERT_TRUE(dir != NULL);
 	while ((d = readdir(dir))) {
 		struct perf_event_attr attr = { .size = sizeof(attr), .type = self->pmu.type };
+		int fd, ret, zero_ok = 0;
 		unsigned int ev;
 		uint64_t c = 0;
-		int fd, zero_ok = 0;
 
 		if (d->d_name[0] == '.')
 			continue;
 		snprintf(file, sizeof(file), "events/%s", d->d_name);
 		ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, file, buf, sizeof(buf)));
-		ASSERT_EQ(1, sscanf(buf, "event=0x%x", &ev)) TH_LOG("%s: '%s'", d->d_name, buf);
+		ret = sscanf(buf, "event=0x%x", &ev);
+		ASSERT_EQ(1, ret) TH_LOG("%s: '%s'", d->d_name, buf);
 		attr.config = ev;
 		fd = apmu_perf_open(&attr, 0, -1, -1, 0);
 		ASSERT_GE(fd, 0) TH_LOG("%s: %s", d->d_name, strerror(errno));
@@ -533,7 +534,7 @@ TEST_F(apmu, every_listed_event_counts)
 		syscall(__NR_getppid);
 		ASSERT_EQ((ssize_t)sizeof(c), read(fd, &c, sizeof(c)));
 		close(fd);
-		for (i = 0; i < sizeof(qemu_never_counts) / sizeof(qemu_never_counts[0]); i++)
+		for (i = 0; i < ARRAY_SIZE(qemu_never_counts); i++)
 			zero_ok |= !strcmp(d->d_name, qemu_never_counts[i]);
 		TH_LOG("%-24s event=0x%04x count %llu%s", d->d_name, ev, (unsigned long long)c,
 		       zero_ok ? " (never counted by QEMU)" : "");
@@ -646,21 +647,17 @@ static void *storm_opener(void *arg)
 static void storm_ring(void *ring, size_t size, unsigned int *samples, unsigned int *lost,
 		       unsigned int *throttled)
 {
-	struct perf_event_mmap_page *pc = ring;
-	char *data = (char *)ring + getpagesize();
-	uint64_t head = pc->data_head, tail;
+	const struct perf_event_header *h;
+	struct apmu_ring r;
 
-	__sync_synchronize();
 	*samples = 0;
 	*lost = 0;
 	*throttled = 0;
-	for (tail = pc->data_tail; tail < head;) {
-		struct perf_event_header *h = (void *)(data + tail % size);
-
+	apmu_ring_begin(&r, ring, size);
+	while ((h = apmu_ring_next(&r))) {
 		*samples += h->type == PERF_RECORD_SAMPLE;
 		*lost += h->type == PERF_RECORD_LOST;
 		*throttled += h->type == PERF_RECORD_THROTTLE;
-		tail += h->size;
 	}
 }
 
@@ -857,9 +854,11 @@ struct bad_attr {
 	const char *unless_event;	/* the errno holds only if events/<this> is absent */
 	int unless_threshold;		/* ... only without FEAT_PMUv3_TH */
 	int cpu_wide;			/* open on CPU 0 for all tasks, not for this task */
-	int generic_node;		/* ... only on the generic arm,armv8-pmuv3 node, which
-					 * has no per-core cache map (a Cortex-A72's maps
-					 * L1D reads to its own 0x40) */
+	/*
+	 * ... only on the generic arm,armv8-pmuv3 node, which has no per-core cache map (a
+	 * Cortex-A72's maps L1D reads to its own 0x40)
+	 */
+	int generic_node;
 };
 
 static const struct bad_attr bad_attrs[] = {
@@ -965,7 +964,7 @@ TEST_F(apmu, bad_attrs_errno)
 	apmu_read_pmu_file(&self->pmu, "caps/threshold_max", buf, sizeof(buf));
 	has_th = strtoul(buf, NULL, 0) != 0;
 
-	for (i = 0; i < sizeof(bad_attrs) / sizeof(bad_attrs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad_attrs); i++) {
 		const struct bad_attr *b = &bad_attrs[i];
 		struct perf_event_attr attr = b->attr;
 		int fd, err;
@@ -993,8 +992,9 @@ TEST_F(apmu, bad_attrs_errno)
 			n++;
 			continue;
 		}
-		EXPECT_EQ(b->err, err) TH_LOG("%s: errno %d (%s), want %d (%s)", b->what,
-					       err, strerror(err), b->err, strerror(b->err));
+		EXPECT_EQ(b->err, err)
+			TH_LOG("%s: errno %d (%s), want %d (%s)", b->what, err, strerror(err),
+			       b->err, strerror(b->err));
 		n++;
 	}
 	/* On QEMU's PMU every row applies: at least 25 distinct rejections */
@@ -1051,14 +1051,16 @@ TEST_F(apmu, caps_and_cpus_as_perf_reads_them)
 	struct apmu_pmu_info other;
 	struct dirent *d;
 	DIR *dir;
+	int ret;
 
 	ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, "caps/pmu_version", buf, sizeof(buf)));
 	ver = strtoul(buf, NULL, 0);
-	for (i = 0; i < sizeof(caps) / sizeof(caps[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(caps); i++) {
 		snprintf(path, sizeof(path), "caps/%s", caps[i]);
 		ASSERT_EQ(0, apmu_read_pmu_file(&self->pmu, path, buf, sizeof(buf)))
 			TH_LOG("no %s", path);
-		ASSERT_EQ(1, sscanf(buf, "0x%8x%n", &val, &n)) TH_LOG("%s: \"%s\"", path, buf);
+		ret = sscanf(buf, "0x%8x%n", &val, &n);
+		ASSERT_EQ(1, ret) TH_LOG("%s: \"%s\"", path, buf);
 		ASSERT_EQ(10U, strlen(buf)) TH_LOG("%s: \"%s\", not 0x%%08x", path, buf);
 		ASSERT_EQ(10U, n);
 		if (ver < 5 && strcmp(caps[i], "threshold_max"))
@@ -1073,7 +1075,7 @@ TEST_F(apmu, caps_and_cpus_as_perf_reads_them)
 	while ((d = readdir(dir))) {
 		if (strncmp(d->d_name, "apmu_", 5) || strlen(d->d_name) >= sizeof(other.name))
 			continue;
-		strcpy(other.name, d->d_name);
+		snprintf(other.name, sizeof(other.name), "%s", d->d_name);
 		if (apmu_read_pmu_file(&other, "cpus", buf, sizeof(buf)))
 			continue;	/* not a core PMU (apmu_amu, apmu_pcs: cpumask) */
 		EXPECT_GT(cpulist_count(buf, listed), 0) TH_LOG("%s/cpus \"%s\"", other.name, buf);
@@ -1428,10 +1430,9 @@ static void run_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *se
 	size_t psz = getpagesize(), size = WRAP_RING_PAGES * psz;
 	uint64_t nr = self->sampling ? 5 : 4;
 	struct { uint64_t nr, v[5]; } r;
-	struct perf_event_mmap_page *pc;
+	const struct perf_event_header *h;
 	int lead, fi, fl, fs = -1, fsw;
-	uint64_t head, tail;
-	char *data;
+	struct apmu_ring rr;
 	void *ring = NULL;
 
 	memset(res, 0, sizeof(*res));
@@ -1478,20 +1479,14 @@ static void run_wrap(struct __test_metadata *_metadata, FIXTURE_DATA(apmu32) *se
 		goto out;
 	res->inst_sampled = r.v[3];
 
-	pc = ring;
-	data = (char *)ring + psz;
-	head = pc->data_head;
-	__sync_synchronize();
-	for (tail = pc->data_tail; tail < head;) {
-		struct perf_event_header *h = (void *)(data + tail % size);
-
+	apmu_ring_begin(&rr, ring, size);
+	while ((h = apmu_ring_next(&rr))) {
 		if (h->type == PERF_RECORD_SAMPLE) {
-			uint64_t *v = (uint64_t *)(h + 1);	/* ip, period */
+			const uint64_t *v = (const uint64_t *)(h + 1);	/* ip, period */
 
 			res->samples++;
 			res->bad_period += v[1] != WRAP_PERIOD;
 		}
-		tail += h->size;
 	}
 	munmap(ring, size + psz);
 	close(fs);

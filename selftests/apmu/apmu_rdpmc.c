@@ -38,7 +38,9 @@ static uint64_t mrs_counter(unsigned int idx)
 	uint64_t v = 0;
 
 	switch (idx) {
-	case 31: asm volatile("mrs %0, pmccntr_el0" : "=r" (v)); break;
+	case 31:
+		asm volatile("mrs %0, pmccntr_el0" : "=r" (v));
+		break;
 	MRS_EVCNTR(0); MRS_EVCNTR(1); MRS_EVCNTR(2); MRS_EVCNTR(3); MRS_EVCNTR(4);
 	MRS_EVCNTR(5); MRS_EVCNTR(6); MRS_EVCNTR(7); MRS_EVCNTR(8); MRS_EVCNTR(9);
 	MRS_EVCNTR(10); MRS_EVCNTR(11); MRS_EVCNTR(12); MRS_EVCNTR(13); MRS_EVCNTR(14);
@@ -64,8 +66,12 @@ static uint64_t mrs_counter(unsigned int idx)
 }
 #endif
 
-/* The self-monitoring read of tools/lib/perf: offset + counter, under the page's seqlock. */
-static int rdpmc_read(volatile struct perf_event_mmap_page *pc, uint64_t *count)
+/*
+ * The self-monitoring read of tools/lib/perf: offset + counter, under the page's seqlock
+ * (the protocol of struct perf_event_mmap_page in <linux/perf_event.h>). The barriers
+ * keep the compiler and the CPU from moving the page's reads across the lock's.
+ */
+static int rdpmc_read(struct perf_event_mmap_page *pc, uint64_t *count)
 {
 	uint32_t seq, idx;
 	uint64_t pmc, offset;
@@ -88,22 +94,10 @@ static int rdpmc_read(volatile struct perf_event_mmap_page *pc, uint64_t *count)
 	return 0;
 }
 
-static int write_sysctl_user_access(int v)
-{
-	FILE *f = fopen("/proc/sys/kernel/perf_user_access", "w");
-	int ret;
-
-	if (!f)
-		return -1;
-	ret = fprintf(f, "%d\n", v) < 0;
-	ret |= fclose(f) != 0;
-	return ret ? -1 : 0;
-}
-
 FIXTURE(rdpmc) {
 	struct apmu_pmu_info pmu;
 	int fd;
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 };
 
 FIXTURE_SETUP(rdpmc)
@@ -115,17 +109,17 @@ FIXTURE_SETUP(rdpmc)
 #ifdef APMU_NO_RDPMC
 	SKIP(return, APMU_NO_RDPMC);
 #endif
-	ASSERT_EQ(0, write_sysctl_user_access(1))
+	ASSERT_EQ(0, apmu_set_user_access(1))
 		TH_LOG("kernel.perf_user_access missing: apmu must register it");
 }
 
 FIXTURE_TEARDOWN(rdpmc)
 {
 	if (self->pc)
-		munmap((void *)self->pc, getpagesize());
+		munmap(self->pc, getpagesize());
 	if (self->fd >= 0)
 		close(self->fd);
-	write_sysctl_user_access(0);
+	apmu_set_user_access(0);
 }
 
 static void open_rdpmc(struct __test_metadata *_metadata, FIXTURE_DATA(rdpmc) *self,
@@ -237,7 +231,7 @@ TEST_F(rdpmc, el0_access_only_when_allowed)
 	open_rdpmc(_metadata, self, 0x11);
 	ASSERT_NE(0, self->pc->index);
 	ASSERT_EQ(0, mrs_traps_pinned());
-	ASSERT_EQ(0, write_sysctl_user_access(0));
+	ASSERT_EQ(0, apmu_set_user_access(0));
 	/* the sysctl revokes access at once and hides the index */
 	ASSERT_EQ(1, mrs_traps());
 	sched_yield();
@@ -302,7 +296,7 @@ FIXTURE(rdpmc32) {
 	struct apmu_pmu_info pmu;
 	struct apmu_alone alone;
 	int fd, fd2, alone_on;
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 };
 
 FIXTURE_SETUP(rdpmc32)
@@ -321,7 +315,7 @@ FIXTURE_SETUP(rdpmc32)
 #ifdef APMU_NO_RDPMC
 	SKIP(return, APMU_NO_RDPMC);
 #endif
-	ASSERT_EQ(0, write_sysctl_user_access(1))
+	ASSERT_EQ(0, apmu_set_user_access(1))
 		TH_LOG("kernel.perf_user_access missing: apmu must register it");
 }
 
@@ -330,12 +324,12 @@ FIXTURE_TEARDOWN(rdpmc32)
 	if (self->alone_on && apmu_alone_end(&self->alone))
 		TH_LOG("could not put the scheduler settings back: %s", strerror(errno));
 	if (self->pc)
-		munmap((void *)self->pc, getpagesize());
+		munmap(self->pc, getpagesize());
 	if (self->fd2 >= 0)
 		close(self->fd2);
 	if (self->fd >= 0)
 		close(self->fd);
-	write_sysctl_user_access(0);
+	apmu_set_user_access(0);
 }
 
 /*
@@ -527,7 +521,7 @@ TEST_F(rdpmc, access_ends_at_close)
 	open_rdpmc(_metadata, self, 0x11);
 	ASSERT_EQ(32, self->pc->index);
 	ASSERT_EQ(0, mrs_traps_here(31)) TH_LOG("no EL0 access with an rdpmc event open");
-	munmap((void *)self->pc, getpagesize());
+	munmap(self->pc, getpagesize());
 	self->pc = NULL;
 	close(self->fd);
 	self->fd = -1;
@@ -548,7 +542,7 @@ static int rdpmc_loop_under_rotation(int type, unsigned int n, int secs)
 		.exclude_kernel = 1,
 	};
 	unsigned long direct = 0, fallback = 0;
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 	int fd, leader = -1, g;
 	unsigned int i;
 	uint64_t v;
@@ -627,13 +621,13 @@ FIXTURE_SETUP(rdpmc_a32)
 {
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
-	if (write_sysctl_user_access(1))
+	if (apmu_set_user_access(1))
 		TH_LOG("no kernel.perf_user_access here: refused whatever it says");
 }
 
 FIXTURE_TEARDOWN(rdpmc_a32)
 {
-	write_sysctl_user_access(0);
+	apmu_set_user_access(0);
 }
 
 TEST_F(rdpmc_a32, rdpmc_refused_eopnotsupp)
@@ -669,7 +663,7 @@ TEST_F(rdpmc_a32, no_cap_user_rdpmc_on_plain_events)
 		.config = 0x08,			/* INST_RETIRED */
 		.exclude_kernel = 1,
 	};
-	volatile struct perf_event_mmap_page *pc;
+	struct perf_event_mmap_page *pc;
 	unsigned int cap;
 	uint64_t c;
 	void *p;

@@ -30,15 +30,6 @@
  */
 #define RING_PAGES	64
 
-struct sample {			/* PERF_SAMPLE_IP | TID | TIME | CPU | PERIOD */
-	struct perf_event_header hdr;
-	uint64_t ip;
-	uint32_t pid, tid;
-	uint64_t time;
-	uint32_t cpu, res;
-	uint64_t period;
-};
-
 struct ring_stats {
 	unsigned int samples, in_spin, throttle, unthrottle, lost, bad_period, bad_tid;
 };
@@ -46,39 +37,23 @@ struct ring_stats {
 /* Walk the ring buffer of @base, as perf's reader does. */
 static void ring_scan(void *base, uint64_t period, struct ring_stats *st)
 {
-	struct perf_event_mmap_page *pc = base;
-	size_t psz = getpagesize(), size = RING_PAGES * psz;
-	char *data = (char *)base + psz;
-	uint64_t head = pc->data_head, tail = pc->data_tail;
 	/* a Thumb function's address has bit 0 set (armhf builds T32): not its first PC */
 	uintptr_t lo = (uintptr_t)spin & ~(uintptr_t)1, hi = lo + 64;
+	const struct perf_event_header *h;
+	const struct apmu_sample_rec *sm;
+	struct apmu_ring r;
 
-	__sync_synchronize();
 	memset(st, 0, sizeof(*st));
-	while (tail < head) {
-		struct perf_event_header *h = (void *)(data + tail % size);
-		char buf[256];
-
-		if (h->size > sizeof(buf) || !h->size)
-			break;
-		/* a record may wrap around the end of the buffer */
-		if (tail % size + h->size > size) {
-			size_t first = size - tail % size;
-
-			memcpy(buf, h, first);
-			memcpy(buf + first, data, h->size - first);
-			h = (void *)buf;
-		}
+	apmu_ring_begin(&r, base, RING_PAGES * getpagesize());
+	while ((h = apmu_ring_next(&r))) {
 		switch (h->type) {
-		case PERF_RECORD_SAMPLE: {
-			struct sample *sm = (void *)h;
-
+		case PERF_RECORD_SAMPLE:
+			sm = (const void *)h;
 			st->samples++;
 			st->in_spin += sm->ip >= lo && sm->ip < hi;
 			st->bad_period += period && sm->period != period;
 			st->bad_tid += sm->pid != (uint32_t)getpid();
 			break;
-		}
 		case PERF_RECORD_THROTTLE:
 			st->throttle++;
 			break;
@@ -89,7 +64,6 @@ static void ring_scan(void *base, uint64_t period, struct ring_stats *st)
 			st->lost++;
 			break;
 		}
-		tail += h->size;
 	}
 }
 
@@ -120,7 +94,8 @@ static void hold_sample_rate(FIXTURE_DATA(sampling) *self)
 
 	if (geteuid() || apmu_read_file(TIME_PCT, self->time_pct, sizeof(self->time_pct)) ||
 	    apmu_read_file(SAMPLE_RATE, self->rate, sizeof(self->rate))) {
-		self->rate[0] = self->time_pct[0] = '\0';
+		self->rate[0] = '\0';
+		self->time_pct[0] = '\0';
 		return;
 	}
 	pct = atoi(self->time_pct);
@@ -134,7 +109,8 @@ FIXTURE_SETUP(sampling)
 {
 	self->fd = -1;
 	self->ring = NULL;
-	self->rate[0] = self->time_pct[0] = '\0';
+	self->rate[0] = '\0';
+	self->time_pct[0] = '\0';
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
 	hold_sample_rate(self);
@@ -287,12 +263,12 @@ TEST_F(sampling, group_read_in_samples)
 		.exclude_kernel = 1,
 		.disabled = 1,
 	};
-	struct perf_event_mmap_page *pc;
+	const struct perf_event_header *h;
 	size_t psz = getpagesize();
-	uint64_t tail, head, prev_ins = 0;
 	unsigned int n = 0, grew = 0;
+	uint64_t prev_ins = 0;
+	struct apmu_ring r;
 	int sib;
-	char *data;
 
 	self->fd = apmu_perf_open(&attr, 0, -1, -1, 0);
 	ASSERT_GE(self->fd, 0) TH_LOG("perf_event_open: %s", strerror(errno));
@@ -309,22 +285,16 @@ TEST_F(sampling, group_read_in_samples)
 	spin(5000000);
 	ioctl(self->fd, PERF_EVENT_IOC_DISABLE, PERF_IOC_FLAG_GROUP);
 
-	pc = self->ring;
-	data = (char *)self->ring + psz;
-	head = pc->data_head;
-	__sync_synchronize();
-	for (tail = pc->data_tail; tail < head;) {
-		struct perf_event_header *h = (void *)(data + tail % (RING_PAGES * psz));
-
+	apmu_ring_begin(&r, self->ring, RING_PAGES * psz);
+	while ((h = apmu_ring_next(&r))) {
 		if (h->type == PERF_RECORD_SAMPLE) {
-			uint64_t *v = (uint64_t *)(h + 1);	/* nr, leader, sibling */
+			const uint64_t *v = (const uint64_t *)(h + 1);	/* nr, leader, sibling */
 
 			ASSERT_EQ(2ULL, v[0]);
 			grew += v[2] > prev_ins;
 			prev_ins = v[2];
 			n++;
 		}
-		tail += h->size;
 	}
 	close(sib);
 	TH_LOG("%u samples, last sibling count %llu", n, (unsigned long long)prev_ins);
@@ -470,10 +440,9 @@ static void unpriv_child(int fd_out, unsigned int type, __u64 config, __u64 peri
 		.disabled = 1,
 	};
 	size_t psz = getpagesize(), size = RING_PAGES * psz;
+	const struct perf_event_header *h;
 	struct unpriv_stats st = { 0 };
-	struct perf_event_mmap_page *pc;
-	uint64_t head, tail;
-	char *data;
+	struct apmu_ring r;
 	void *ring;
 	int fd, i;
 
@@ -501,21 +470,15 @@ static void unpriv_child(int fd_out, unsigned int type, __u64 config, __u64 peri
 		st.err = 4;
 		goto out;
 	}
-	pc = ring;
-	data = (char *)ring + psz;
-	head = pc->data_head;
-	__sync_synchronize();
-	for (tail = pc->data_tail; tail < head;) {
-		struct perf_event_header *h = (void *)(data + tail % size);
-
+	apmu_ring_begin(&r, ring, size);
+	while ((h = apmu_ring_next(&r))) {
 		if (h->type == PERF_RECORD_SAMPLE) {
-			uint64_t ip = *(uint64_t *)(h + 1);
+			uint64_t ip = *(const uint64_t *)(h + 1);
 
 			st.samples++;
 			if (apmu_is_kernel_addr(ip) && !st.kernel_ip++)
 				st.first_kernel_ip = ip;
 		}
-		tail += h->size;
 	}
 out:
 	st.err_no = errno;

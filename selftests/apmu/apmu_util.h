@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by apmu's kselftests: find the PMU in sysfs, open events, run a loop of
- * known length, read module parameters and interrupt counts.
+ * Helpers shared by apmu's kselftests: read and write sysfs and sysctl files, find a PMU
+ * in sysfs, open events, run a loop of known length, walk a ring buffer, read module
+ * parameters and interrupt counts.
  */
 #ifndef __APMU_SELFTEST_UTIL_H
 #define __APMU_SELFTEST_UTIL_H
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
 #include <grp.h>
 #include <sched.h>
 #include <stdint.h>
@@ -31,17 +35,30 @@ static inline int apmu_perf_open(struct perf_event_attr *attr, pid_t pid, int cp
 	return syscall(__NR_perf_event_open, attr, pid, cpu, group_fd, flags);
 }
 
-/* Read a file into @buf without the trailing newline. 0 on success. */
+/*
+ * Read the file at @path into @buf, without the trailing newlines: 0, or -errno of the
+ * open() or read() (a sysfs show() that fails returns its errno here).
+ */
 static inline int apmu_read_file(const char *path, char *buf, size_t len)
 {
-	FILE *f;
-	size_t n;
+	ssize_t n = 0, r;
+	int fd, err;
 
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	n = fread(buf, 1, len - 1, f);
-	fclose(f);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	while ((size_t)n < len - 1) {
+		r = read(fd, buf + n, len - 1 - n);
+		if (r < 0) {
+			err = -errno;
+			close(fd);
+			return err;
+		}
+		if (!r)
+			break;
+		n += r;
+	}
+	close(fd);
 	buf[n] = '\0';
 	while (n && buf[n - 1] == '\n')
 		buf[--n] = '\0';
@@ -58,11 +75,15 @@ static inline int apmu_read_pmu_file(const struct apmu_pmu_info *pmu, const char
 	return apmu_read_file(path, buf, len);
 }
 
-/* The first apmu core PMU (apmu_* with a cpus file). 0 on success. */
-static inline int apmu_find_pmu(struct apmu_pmu_info *pmu)
+/*
+ * The first PMU in sysfs whose name matches @glob (fnmatch()) and that has a cpus file (a
+ * core PMU); with @cpus, only one whose cpus file reads exactly that. 0 on success.
+ */
+static inline int apmu_find_pmu_glob(struct apmu_pmu_info *pmu, const char *glob,
+				     const char *cpus)
 {
 	struct dirent *d;
-	char buf[32];
+	char buf[64];
 	DIR *dir;
 	int ret = -1;
 
@@ -70,10 +91,11 @@ static inline int apmu_find_pmu(struct apmu_pmu_info *pmu)
 	if (!dir)
 		return -1;
 	while ((d = readdir(dir))) {
-		if (strncmp(d->d_name, "apmu_", 5) || strlen(d->d_name) >= sizeof(pmu->name))
+		if (fnmatch(glob, d->d_name, 0) || strlen(d->d_name) >= sizeof(pmu->name))
 			continue;
-		strcpy(pmu->name, d->d_name);
+		snprintf(pmu->name, sizeof(pmu->name), "%s", d->d_name);
 		if (apmu_read_pmu_file(pmu, "cpus", buf, sizeof(buf)) ||
+		    (cpus && strcmp(buf, cpus)) ||
 		    apmu_read_pmu_file(pmu, "type", buf, sizeof(buf)))
 			continue;
 		pmu->type = atoi(buf);
@@ -82,6 +104,23 @@ static inline int apmu_find_pmu(struct apmu_pmu_info *pmu)
 	}
 	closedir(dir);
 	return ret;
+}
+
+/* The first apmu core PMU (apmu_* with a cpus file). 0 on success. */
+static inline int apmu_find_pmu(struct apmu_pmu_info *pmu)
+{
+	return apmu_find_pmu_glob(pmu, "apmu_*", NULL);
+}
+
+/* The perf type of the PMU @name (its sysfs type file), or -1 */
+static inline int apmu_pmu_type(const char *name)
+{
+	char path[256], buf[32];
+
+	snprintf(path, sizeof(path), APMU_SYSFS_PMUS "/%s/type", name);
+	if (apmu_read_file(path, buf, sizeof(buf)))
+		return -1;
+	return atoi(buf);
 }
 
 /*
@@ -191,17 +230,18 @@ static inline unsigned int apmu_inst_counters(const struct apmu_pmu_info *pmu)
 	return apmu_pmu_counters(pmu) + atoi(buf);
 }
 
-/* Write @val to the file at @path. 0 on success. */
+/* Write @val to the file at @path: 0, or -errno of the open() or write() */
 static inline int apmu_write_file(const char *path, const char *val)
 {
-	FILE *f = fopen(path, "w");
-	int ret;
+	int fd, ret = 0;
 
-	if (!f)
-		return -1;
-	ret = fputs(val, f) < 0;
-	ret |= fclose(f) != 0;
-	return ret ? -1 : 0;
+	fd = open(path, O_WRONLY);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
 }
 
 /* Pin the calling task to @cpu alone. 0 on success. */
@@ -214,7 +254,7 @@ static inline int apmu_pin(int cpu)
 	return sched_setaffinity(0, sizeof(set), &set);
 }
 
-/* Set /sys/devices/system/cpu/cpu@cpu/online. 0 on success. */
+/* Set /sys/devices/system/cpu/cpu@cpu/online: 0, or -errno */
 static inline int apmu_set_online(int cpu, int on)
 {
 	char path[64];
@@ -241,6 +281,16 @@ static inline int apmu_set_paranoid(int v)
 	return apmu_write_file("/proc/sys/kernel/perf_event_paranoid", buf);
 }
 
+/* kernel.perf_user_access: EL0 counter reads for tasks with rdpmc events (0 or 1) */
+#define APMU_USER_ACCESS	"/proc/sys/kernel/perf_user_access"
+static inline int apmu_set_user_access(int v)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%d", v);
+	return apmu_write_file(APMU_USER_ACCESS, buf);
+}
+
 /*
  * Become an unprivileged user (uid/gid 1000, no supplementary groups, no capabilities
  * left: setuid() from root to a non-zero uid drops them all). 0 on success.
@@ -265,6 +315,71 @@ static inline int apmu_is_kernel_addr(uint64_t addr)
 #else
 	return addr >= 0xbf000000ULL && addr <= 0xffffffffULL;
 #endif
+}
+
+/* A PERF_RECORD_SAMPLE of sample_type IP | TID | TIME | CPU | PERIOD */
+struct apmu_sample_rec {
+	struct perf_event_header hdr;
+	uint64_t ip;
+	uint32_t pid, tid;
+	uint64_t time;
+	uint32_t cpu, res;
+	uint64_t period;
+};
+
+/*
+ * A reader of a perf ring buffer, as perf's: @ring is the mapping (the
+ * perf_event_mmap_page, then @size bytes of data), read from data_tail to the data_head
+ * seen at apmu_ring_begin(). A record that wraps around the end of the data is handed
+ * out as a copy in @rec; one too large for that, or of an impossible size, ends the walk.
+ */
+struct apmu_ring {
+	struct perf_event_mmap_page *pc;
+	char *data;
+	uint64_t size, head, tail;
+	union {
+		struct perf_event_header h;
+		char b[512];
+	} rec;
+};
+
+static inline void apmu_ring_begin(struct apmu_ring *r, void *ring, size_t size)
+{
+	r->pc = ring;
+	r->data = (char *)ring + getpagesize();
+	r->size = size;
+	r->head = __atomic_load_n(&r->pc->data_head, __ATOMIC_ACQUIRE);
+	r->tail = r->pc->data_tail;
+}
+
+/* The next record, or NULL after the last */
+static inline const struct perf_event_header *apmu_ring_next(struct apmu_ring *r)
+{
+	size_t off = r->tail % r->size, first;
+	struct perf_event_header *h;
+
+	/* records are 8-byte aligned: a header never wraps */
+	if (r->tail + sizeof(*h) > r->head)
+		return NULL;
+	h = (void *)(r->data + off);
+	if (h->size < sizeof(*h) || r->tail + h->size > r->head)
+		return NULL;
+	if (off + h->size > r->size) {
+		if (h->size > sizeof(r->rec))
+			return NULL;
+		first = r->size - off;
+		memcpy(r->rec.b, h, first);
+		memcpy(r->rec.b + first, r->data, h->size - first);
+		h = &r->rec.h;
+	}
+	r->tail += h->size;
+	return h;
+}
+
+/* Hand the records read back to the kernel (data_tail), as a reader that consumes them */
+static inline void apmu_ring_end(struct apmu_ring *r)
+{
+	__atomic_store_n(&r->pc->data_tail, r->head, __ATOMIC_RELEASE);
 }
 
 /*
