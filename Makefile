@@ -2,8 +2,10 @@
 #
 # apmu: loadable perf PMU driver for the Arm Performance Monitors.
 #
-#   make                 build apmu.ko for the running kernel (KDIR=... for another)
+#   make                 build apmu.ko for the running kernel (KDIR=... for another) and
+#                        tools/apmu-stat/apmu-stat (AMU frequency, IPC, stalls per CPU)
 #   make modules_install install it under /lib/modules/<version>/
+#   make tools_install   install apmu-stat in $(PREFIX)/bin (default /usr/local/bin)
 #   make check           the test suite: test kernel, module, kselftests, KUnit, in QEMU;
 #                        LANES="test hetero ..." runs only those lanes (scripts/lanes.txt)
 #   make distro-check    only its lane on Debian's own 6.1, 6.12 and 7.2 arm64 kernels
@@ -23,10 +25,10 @@ CROSS_ARGS := ARCH=arm64 CROSS_COMPILE=aarch64-linux-gnu-
 endif
 endif
 
-.PHONY: all modules modules_install clean check distro-check arm-check xscale-check demo bench \
-	vm-run checkpatch
+.PHONY: all modules modules_install tools tools_install clean check distro-check arm-check \
+	xscale-check demo bench vm-run checkpatch
 
-all: modules
+all: modules tools
 
 # make check builds with W=1 and warnings as errors (scripts/build.sh); a user's build
 # against a distribution kernel does not fail on that kernel's own header warnings.
@@ -36,8 +38,16 @@ modules:
 modules_install:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) $(CROSS_ARGS) modules_install
 
+# apmu-stat: a C program with no dependency beyond libc (CROSS_COMPILE=... to cross-build)
+tools:
+	$(MAKE) -C tools/apmu-stat
+
+tools_install:
+	$(MAKE) -C tools/apmu-stat install
+
 clean:
 	$(MAKE) -C $(KDIR) M=$(CURDIR) clean 2>/dev/null || true
+	$(MAKE) -C tools/apmu-stat clean
 	rm -rf build/ksft-tree build/kselftest_install build/xscale build/xscale.log
 
 check:

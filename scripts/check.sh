@@ -195,6 +195,14 @@ static() {
 		ktap_fail "sparse clean"
 		sed 's/^/# /' "$ldir/sparse.log" | head -n 40
 	fi
+	# apmu-stat's arithmetic, CPU lists, errata and agreement with cpuinfo_avg_freq's
+	if make -s -C "$APMU_TOP/tools/apmu-stat" test O="$APMU_TOP/build/tools" \
+		>"$ldir/apmu-stat-test.log" 2>&1; then
+		ktap_pass "apmu-stat host unit tests ($(grep -c '^ok' "$ldir/apmu-stat-test.log") passed)"
+	else
+		ktap_fail "apmu-stat host unit tests"
+		grep -v '^ok' "$ldir/apmu-stat-test.log" | sed 's/^/# /' | head -n 40
+	fi
 	for f in selftests/apmu/config drivers/perf/apmu/tests/.kunitconfig; do
 		lacks=$(grep -h '^CONFIG_' "$APMU_TOP/$f" | while read -r opt; do
 			grep -qxF "$opt" "$APMU_TOP/scripts/kconfig/apmu-test.config" &&

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # checkpatch.pl --strict --no-tree and kernel-doc -Wall over every kernel C source and
-# header of the module.
+# header of the module, and over apmu-stat (tools/, kernel tools style).
 set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 src=$APMU_CACHE/src/linux-$(apmu_kernel_version)
 [ -x "$src/scripts/checkpatch.pl" ] || apmu_die "no checkpatch.pl: run scripts/build-kernel.sh"
 cd "$APMU_TOP"
-mapfile -t files < <(find drivers include -name '*.[ch]' | sort)
+mapfile -t files < <(find drivers include tools -name '*.[ch]' | sort)
 # compat.h is the one place that compares kernel versions, by design
 out=$(perl "$src/scripts/checkpatch.pl" --strict --no-tree --terse --show-types \
 	--ignore FILE_PATH_CHANGES -f "${files[@]}" | grep -E 'ERROR|WARNING|CHECK' |

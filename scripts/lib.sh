@@ -173,14 +173,15 @@ apmu_kernel_image() {
 	if [ "$APMU_ARCH" = arm ]; then echo zImage; else echo Image; fi
 }
 
-# The build tree the README's `make` uses: Makefile, Kbuild and the sources, copied so the
-# test kernel's objects in the work tree stay untouched (another kernel's, another arch's
-# apmu.ko is built there).
+# The build tree the README's `make` uses: Makefile, Kbuild and the sources (tools/: make
+# builds apmu-stat too), copied so the test kernel's objects in the work tree stay
+# untouched (another kernel's, another arch's apmu.ko is built there).
 apmu_stage_src() { # apmu_stage_src DIR
 	rm -rf "$1"
 	mkdir -p "$1"
-	(cd "$APMU_TOP" && cp -a Makefile Kbuild drivers include "$1/")
+	(cd "$APMU_TOP" && cp -a Makefile Kbuild drivers include tools "$1/")
 	find "$1" \( -name '*.o' -o -name '*.ko' -o -name '.*.cmd' -o -name '*.mod*' \) -delete
+	rm -f "$1/tools/apmu-stat/apmu-stat" "$1/tools/apmu-stat/test-apmu-stat"
 }
 
 # The kselftests the kernel's way (as KernelCI and LKFT build them): selftests/apmu placed

@@ -314,6 +314,193 @@ sec_amu() {
 	sec_end "$1" kselftest:apmu_amu $rc
 }
 
+# apmu-stat (tools/apmu-stat; Documentation/admin-guide/perf/apmu.rst, "apmu-stat: ..."). The
+# plain VM first (QEMU has no AMU: the message and exit status 2), then over the register
+# model (apmu_amu_test.ko, step=0) with per-read group-0 steps (cpuN/g0_step): every
+# interval's deltas are those steps, so MHz, IPC and Stall% are known exactly; the
+# constant counter's frequency is the arch timer's, which the kernel printed at boot
+# (kept when vmlib.sh was sourced: the ring buffer forgets it). apmu.ko unloaded on entry
+# and on return.
+_amustat_timer=$(dmesg | sed -n 's/.*arch_timer: cp15 timer(s) running at \([0-9.]*\)MHz.*/\1/p' |
+	head -n 1)
+# amustat STATUS ARGS...: ./apmu-stat ARGS exits with STATUS; its stdout in /tmp/as.out,
+# its stderr in /tmp/as.err, both printed
+amustat() {
+	_as_want=$1
+	shift
+	_as_rc=0
+	./apmu-stat "$@" >/tmp/as.out 2>/tmp/as.err || _as_rc=$?
+	echo "\$ apmu-stat $* (exit $_as_rc)"
+	cat /tmp/as.out /tmp/as.err
+	[ "$_as_rc" = "$_as_want" ] || { echo "exit status $_as_rc, not $_as_want"; return 1; }
+}
+# amustat_msg STATUS TEXT ARGS...: and its stderr has TEXT
+amustat_msg() {
+	_as_text=$2
+	_as_st=$1
+	shift 2
+	amustat "$_as_st" "$@" && grep -qF -e "$_as_text" /tmp/as.err
+}
+# amustat_rows FILE CPU MHZ IPC STALL: every row of CPU in FILE (a table) shows these
+amustat_rows() {
+	awk -v c="$2" -v m="$3" -v i="$4" -v s="$5" '
+		$1 == c { n++; if ($2 != m || $6 != i || $7 != s) bad++ }
+		END { exit !(n > 0 && !bad) }' "$1"
+}
+amustat_mhz() { # amustat_mhz CORE CONST: the expected Avg_MHz at the model's CNTFRQ
+	awk -v a="$1" -v b="$2" -v f="$_as_hz" 'BEGIN { printf "%.0f\n", a / b * f / 1000000 }'
+}
+amustat_table() { # two intervals of the two CPUs and the summary, exactly
+	amustat 0 -i 0.2 -n 2 && [ "$(grep -c '^CPU ' /tmp/as.out)" = 2 ] &&
+		amustat_rows /tmp/as.out 0 "$_as_m0" 1.50 25.00 &&
+		amustat_rows /tmp/as.out 1 "$_as_m1" 0.25 10.00 &&
+		amustat_rows /tmp/as.out all "$_as_ma" 0.92 18.00 &&
+		[ "$(grep -c '^ *[01] ' /tmp/as.out)" = 4 ] && [ ! -s /tmp/as.err ]
+}
+amustat_csv() {
+	amustat 0 --csv -i 0.2 -n 1 &&
+		head -n 1 /tmp/as.out | grep -qx 'interval,cpu,state,avg_mhz,cur_mhz,req_mhz,kern_mhz,ipc,stall_pct,core_cycles,const_cycles,inst_retired,mem_stall_cycles' &&
+		awk -F, -v m0="$_as_m0" -v m1="$_as_m1" -v ma="$_as_ma" '
+			NR == 1 { next }
+			$1 != 1 || NF != 13 { bad++ }
+			$2 == 0 && $3 == "ok" && $4 == m0 && $8 == "1.50" && $9 == "25.00" &&
+				$10 == 32000 && $11 == 1000 && $12 == 48000 && $13 == 8000 { n++ }
+			$2 == 1 && $3 == "ok" && $4 == m1 && $8 == "0.25" && $9 == "10.00" &&
+				$10 == 28000 && $11 == 1000 && $12 == 7000 && $13 == 2800 { n++ }
+			$2 == "all" && $3 == "ok" && $4 == ma && $8 == "0.92" && $9 == "18.00" &&
+				$10 == 60000 && $11 == 2000 && $12 == 55000 && $13 == 10800 { n++ }
+			END { exit !(n == 3 && !bad && NR == 4) }' /tmp/as.out
+}
+amustat_json() {
+	amustat 0 --json -i 0.2 -n 2 && [ "$(wc -l </tmp/as.out)" = 2 ] &&
+		grep -q '^{"interval":1,"seconds":[0-9.]*,"cntfrq_hz":'"$_as_hz"',"cpus":\[{"cpu":0,.*}}$' /tmp/as.out &&
+		grep -q '^{"interval":2,' /tmp/as.out &&
+		[ "$(grep -oF '{"cpu":0,"state":"ok","avg_mhz":'"$_as_m0"',' /tmp/as.out | wc -l)" = 2 ] &&
+		[ "$(grep -oF '"ipc":1.50,"stall_pct":25.00,"core_cycles":32000,"const_cycles":1000,"inst_retired":48000,"mem_stall_cycles":8000}' /tmp/as.out | wc -l)" = 2 ] &&
+		[ "$(grep -oF '{"cpu":1,"state":"ok","avg_mhz":'"$_as_m1"',' /tmp/as.out | wc -l)" = 2 ] &&
+		[ "$(grep -oF '"ipc":0.25,"stall_pct":10.00,"core_cycles":28000,"const_cycles":1000,"inst_retired":7000,"mem_stall_cycles":2800}' /tmp/as.out | wc -l)" = 2 ] &&
+		[ "$(grep -oF '"all":{"cpu":"all","state":"ok","avg_mhz":'"$_as_ma"',' /tmp/as.out | wc -l)" = 2 ] &&
+		[ "$(grep -oF '"ipc":0.92,"stall_pct":18.00,"core_cycles":60000,"const_cycles":2000,"inst_retired":55000,"mem_stall_cycles":10800}}' /tmp/as.out | wc -l)" = 2 ]
+}
+amustat_cpu1() { # -c 1: CPU 1 and the summary, which is CPU 1's
+	amustat 0 -c 1 -i 0.2 -n 1 && amustat_rows /tmp/as.out 1 "$_as_m1" 0.25 10.00 &&
+		amustat_rows /tmp/as.out all "$_as_m1" 0.25 10.00 && ! grep -q '^ *0 ' /tmp/as.out
+}
+amustat_idle() { # CPU 1's core cycles stand still: idle, not 0; the summary is CPU 0's
+	echo "0 1000 0 0" >/sys/kernel/debug/apmu_amu_test/cpu1/g0_step &&
+		amustat 0 -i 0.2 -n 1 && amustat_rows /tmp/as.out 1 idle idle idle &&
+		amustat_rows /tmp/as.out all "$_as_m0" 1.50 25.00 &&
+		amustat 0 --json -c 1 -i 0.2 -n 1 &&
+		grep -qF '{"cpu":1,"state":"idle","avg_mhz":null,' /tmp/as.out &&
+		grep -qF '"ipc":null,"stall_pct":null,"core_cycles":0,"const_cycles":1000,' /tmp/as.out
+}
+amustat_nobody() { # the files are root-only: exit status 4 and why, as nobody
+	# (busybox su needs the user in /etc/passwd, which the VM root has not)
+	grep -q '^nobody:' /etc/passwd 2>/dev/null ||
+		echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+	_as_sh=/bin/sh
+	[ -x $_as_sh ] || _as_sh=/usr/bin/sh
+	su -s $_as_sh nobody -c 'id; /apmu/apmu-stat -i 0.1 -n 1' >/tmp/as.out 2>/tmp/as.err
+	_as_rc=$?
+	cat /tmp/as.out /tmp/as.err
+	[ $_as_rc = 4 ] && grep -q '^uid=65534' /tmp/as.out &&
+		grep -qF "Permission denied: the AMU files are root-only" /tmp/as.err
+}
+amustat_usage() { # usage errors: exit status 1 and why
+	amustat_msg 1 "Usage: apmu-stat" -x && amustat_msg 1 "bad CPU list '0-x'" -c 0-x &&
+		amustat_msg 1 "-n takes a count" -n 0 && amustat_msg 1 "-i takes seconds" -i 0 &&
+		amustat_msg 1 "cpu99: no such CPU" -c 99 -n 1
+}
+# amustat_en0 EN0: CPU 1's group-0 enables as firmware sets them (the model's en0; it
+# takes effect when the CPU comes online), g0_step as before
+amustat_en0() {
+	echo 0 >/sys/devices/system/cpu/cpu1/online &&
+		echo "15,$1" >/sys/module/apmu_amu_test/parameters/en0 &&
+		echo 1 >/sys/devices/system/cpu/cpu1/online &&
+		echo "28000 1000 7000 2800" >/sys/kernel/debug/apmu_amu_test/cpu1/g0_step
+}
+amustat_noconst() { # const_cycles not offered: no Avg_MHz ("-"), the rest exact
+	amustat_en0 13 && amustat_msg 0 "cpu1: const_cycles not offered" -c 1 -i 0.2 -n 1 &&
+		amustat_rows /tmp/as.out 1 - 0.25 10.00
+}
+amustat_nocore() { # core_cycles not offered: nothing to show, exit status 3
+	amustat_en0 14 &&
+		amustat_msg 3 "cpu1: AMU counters not enabled by firmware: no core_cycles" -c 1 -n 1
+}
+amustat_reset() { # CPU 0's AMU resets mid-interval (a CPU PM cycle): "reset"
+	./apmu-stat -c 0 -i 3 -n 1 >/tmp/as.out 2>/tmp/as.err &
+	_as_pid=$!
+	sleep 1
+	echo 1 >/sys/kernel/debug/apmu_amu_test/cpu0/pm_cycle
+	wait $_as_pid
+	_as_rc=$?
+	cat /tmp/as.out /tmp/as.err
+	[ $_as_rc = 0 ] && amustat_rows /tmp/as.out 0 reset reset reset
+}
+sec_amustat() {
+	tsec "$1" apmu-stat
+	if [ ! -x ./apmu-stat ]; then
+		ktap_fail "apmu-stat is in the VM (scripts/build.sh builds it)"
+		tsec_end
+		return
+	fi
+	if ! insmod ./apmu.ko; then
+		ktap_fail "insmod apmu.ko"
+		tsec_end
+		return
+	fi
+	ktap_testv "plain VM (no AMU): exit status 2, 'no AMU'" \
+		amustat_msg 2 "apmu-stat: no AMU: no /sys/devices/system/cpu/cpuN/amu on any online CPU" \
+			-i 0.1 -n 1
+	ktap_test "usage errors: exit status 1 and why" amustat_usage
+	if [ ! -f ./apmu_amu_test.ko ]; then
+		model_skip apmu_amu_test.ko apmu-stat
+		rmmod apmu || ktap_fail "rmmod apmu"
+		tsec_end
+		return
+	fi
+	if ! insmod ./apmu_amu_test.ko; then
+		ktap_fail "insmod apmu_amu_test.ko"
+		rmmod apmu
+		tsec_end
+		return
+	fi
+	echo 0 >/sys/module/apmu_amu_test/parameters/step
+	echo "32000 1000 48000 8000" >/sys/kernel/debug/apmu_amu_test/cpu0/g0_step
+	echo "28000 1000 7000 2800" >/sys/kernel/debug/apmu_amu_test/cpu1/g0_step
+	./apmu-stat --json -i 0.1 -n 1 >/tmp/as.out 2>&1
+	_as_hz=$(sed -n 's/.*"cntfrq_hz":\([0-9]*\).*/\1/p' /tmp/as.out)
+	echo "# CNTFRQ_EL0 $_as_hz Hz; the kernel at boot: arch timer at ${_amustat_timer:-?} MHz"
+	ktap_test "CNTFRQ_EL0 as apmu-stat reads it is the arch timer's rate (boot: $_amustat_timer MHz)" \
+		sh -c "[ -n '$_as_hz' ] && [ -n '$_amustat_timer' ] &&
+			[ \$(($_as_hz / 10000)) = \$(echo $_amustat_timer | tr -d .) ]"
+	_as_m0=$(amustat_mhz 32000 1000)
+	_as_m1=$(amustat_mhz 28000 1000)
+	_as_ma=$(amustat_mhz 60000 2000)
+	ktap_testv "table: Avg_MHz $_as_m0/$_as_m1/$_as_ma (cycles * CNTFRQ), IPC 1.50/0.25/0.92, Stall% 25.00/10.00/18.00, two intervals" \
+		amustat_table
+	ktap_test "--csv: the same values and the counter deltas" amustat_csv
+	ktap_test "--json: one object per interval, the same values and deltas" amustat_json
+	ktap_test "-c 1: CPU 1 only" amustat_cpu1
+	ktap_test "core cycles stand still: 'idle' (not 0), summary of the CPUs that ran" amustat_idle
+	echo "28000 1000 7000 2800" >/sys/kernel/debug/apmu_amu_test/cpu1/g0_step
+	if command -v su >/dev/null; then
+		ktap_testv "not root: exit status 4, the files are root-only" amustat_nobody
+	else
+		ktap_skip "not root: exit status 4" "no su in this VM's busybox"
+	fi
+	ktap_test "AMU reset mid-interval (CPU PM cycle): 'reset'" amustat_reset
+	ktap_test "const_cycles not enabled by firmware: no Avg_MHz, IPC and Stall% exact" \
+		amustat_noconst
+	ktap_testv "core_cycles not enabled by firmware: exit status 3 and why" amustat_nocore
+	amustat_en0 15 || ktap_fail "CPU 1 back with every group-0 counter enabled"
+	ktap_test "no AMU model violation" sh -c \
+		'cat /sys/module/apmu_amu_test/parameters/violations; [ "$(cat /sys/module/apmu_amu_test/parameters/violations)" = 0 ]'
+	rmmod apmu_amu_test || ktap_fail "rmmod apmu_amu_test"
+	rmmod apmu || ktap_fail "rmmod apmu"
+	tsec_end
+}
+
 # PC sampling (FEAT_PCSRv8p9). First the plain VM, which has no external PMU frames: apmu
 # loads with bogus pcs= frames - System RAM, the PL011 (another driver's region), the
 # flash (not a PMU), an address no device tree node describes (reading it would abort),
@@ -427,6 +614,7 @@ sec_after_kunit() {
 	sec_nosample "$1"
 	sec_noirq "$1"
 	sec_amu "$1"
+	sec_amustat "$1"
 	sec_pcs "$1"
 	sec_sampling "$1"
 }

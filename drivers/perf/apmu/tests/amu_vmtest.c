@@ -21,6 +21,9 @@
  *    runs). Only with CONFIG_CPU_PM (else the write is EOPNOTSUPP: nobody is notified).
  * Writing a number K to cpuN/advance makes each enabled counter of CPU N count K events,
  * on CPU N (with step = 0, counters then move only when a test says so).
+ * Writing four numbers "core const inst stall" to cpuN/g0_step makes each read of an
+ * enabled group-0 counter n of CPU N first add the n-th of them: with step = 0, two
+ * reads of a counter differ by exactly that (apmu-stat's exact-value tests).
  */
 #define pr_fmt(fmt) "apmu_amu_test: " fmt
 
@@ -33,6 +36,7 @@
 #include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/smp.h>
+#include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
 #include "../compat.h"
@@ -84,7 +88,9 @@ MODULE_PARM_DESC(violations, "accesses the architecture or apmu's AMU rules forb
 module_param_string(why, model.why, sizeof(model.why), 0400);
 MODULE_PARM_DESC(why, "the first violation");
 
-static struct apmu_amu unit = { .regs = &apmu_amu_model_regs };
+static u64 g0_step[APMU_AMU_MODEL_CPUS][APMU_AMU_NR_G0];
+static struct apmu_amu_regs amu_vm_regs;
+static struct apmu_amu unit = { .regs = &amu_vm_regs };
 static struct dentry *amu_vm_dir;
 static enum cpuhp_state amu_vm_hp;
 
@@ -158,6 +164,45 @@ static const struct file_operations amu_vm_advance_fops = {
 	.llseek = noop_llseek,
 };
 
+/* The model's read; a read of an enabled group-0 counter first adds its g0_step */
+static u64 amu_vm_read(enum apmu_amu_reg reg, unsigned int n)
+{
+	unsigned int cpu = raw_smp_processor_id();
+
+	if (reg == APMU_AMU_R_EVCNTR0 && cpu < APMU_AMU_MODEL_CPUS && n < APMU_AMU_NR_G0 &&
+	    n < model.cg0nc[cpu] && (model.en0[cpu] & BIT_ULL(n)) &&
+	    apmu_amu_model_regs.kernel_enabled())
+		model.cnt0[cpu][n] += READ_ONCE(g0_step[cpu][n]);
+	return apmu_amu_model_regs.read(reg, n);
+}
+
+static ssize_t amu_vm_g0_step_write(struct file *file, const char __user *ubuf,
+				    size_t count, loff_t *ppos)
+{
+	unsigned int cpu = (uintptr_t)file->private_data;
+	unsigned long long v[APMU_AMU_NR_G0];
+	char buf[128];
+	unsigned int n;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+	if (sscanf(buf, "%llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3]) != APMU_AMU_NR_G0)
+		return -EINVAL;
+	for (n = 0; n < APMU_AMU_NR_G0; n++)
+		WRITE_ONCE(g0_step[cpu][n], v[n]);
+	return count;
+}
+
+static const struct file_operations amu_vm_g0_step_fops = {
+	.owner = THIS_MODULE,
+	.open = simple_open,
+	.write = amu_vm_g0_step_write,
+	.llseek = noop_llseek,
+};
+
 static void amu_vm_debugfs(void)
 {
 	struct dentry *d;
@@ -173,6 +218,8 @@ static void amu_vm_debugfs(void)
 				    &amu_vm_pm_cycle_fops);
 		debugfs_create_file("advance", 0200, d, (void *)(uintptr_t)cpu,
 				    &amu_vm_advance_fops);
+		debugfs_create_file("g0_step", 0200, d, (void *)(uintptr_t)cpu,
+				    &amu_vm_g0_step_fops);
 	}
 }
 
@@ -181,6 +228,8 @@ static int __init apmu_amu_test_init(void)
 	int ret;
 
 	apmu_amu_model_select(&model);
+	amu_vm_regs = apmu_amu_model_regs;
+	amu_vm_regs.read = amu_vm_read;
 	unit.owner = THIS_MODULE;
 	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "apmu_amu_test:power",
 					NULL, amu_vm_cpu_dead);
