@@ -42,6 +42,10 @@
 #define APMU_HWF_BACKEND	GENMASK(15, 12)
 #define APMU_HWF_COUNTER	(ARMPMU_EVT_64BIT | APMU_HWF_BACKEND)
 
+/* perf core leaves PERF_EVENT_FLAG_ARCH to drivers, as for ARMPMU_EVT_* */
+static_assert((PERF_EVENT_FLAG_ARCH & APMU_HWF_IRQ) == APMU_HWF_IRQ);
+static_assert((PERF_EVENT_FLAG_ARCH & APMU_HWF_BACKEND) == APMU_HWF_BACKEND);
+
 struct apmu_pmu;
 
 /**

@@ -6,7 +6,11 @@
  * then: the backend's instance -> hardware discovery -> overflow IRQ -> cpuhp instance ->
  * perf_pmu_register().
  */
+#define pr_fmt(fmt) "apmu: " fmt
+
+#include <linux/cleanup.h>
 #include <linux/cpu_pm.h>
+#include <linux/err.h>
 #include <linux/cpuhotplug.h>
 #include <linux/interrupt.h>
 #include <linux/module.h>
@@ -62,15 +66,14 @@ MODULE_DEVICE_TABLE(platform, apmu_id_table);
 static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
 	struct apmu_pmu *pmu = hlist_entry_safe(node, struct apmu_pmu, node);
-	unsigned long flags;
 
 	if (!cpumask_test_cpu(cpu, &pmu->supported_cpus))
 		return 0;
 	/* AP hotplug states run on the CPU coming up: these are its own registers */
-	local_irq_save(flags);
-	apmu_fold_cpu_online(this_cpu_ptr(pmu->hw));
-	apmu_cpu_reinit(pmu, this_cpu_ptr(pmu->hw));
-	local_irq_restore(flags);
+	scoped_guard(irqsave) {
+		apmu_fold_cpu_online(this_cpu_ptr(pmu->hw));
+		apmu_cpu_reinit(pmu, this_cpu_ptr(pmu->hw));
+	}
 	apmu_irq_cpu_online(pmu, cpu);
 	return 0;
 }
@@ -86,16 +89,14 @@ static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 static int apmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {
 	struct apmu_pmu *pmu = hlist_entry_safe(node, struct apmu_pmu, node);
-	unsigned long flags;
 
 	if (!cpumask_test_cpu(cpu, &pmu->supported_cpus))
 		return 0;
 	apmu_irq_cpu_offline(pmu, cpu);
 	/* and the fold timer of a PMU without one, which must not outlive the CPU */
 	apmu_fold_cpu_offline(this_cpu_ptr(pmu->hw));
-	local_irq_save(flags);
-	apmu_cpu_quiesce(pmu, this_cpu_ptr(pmu->hw));
-	local_irq_restore(flags);
+	scoped_guard(irqsave)
+		apmu_cpu_quiesce(pmu, this_cpu_ptr(pmu->hw));
 	return 0;
 }
 
@@ -264,7 +265,7 @@ static void apmu_report_taken_nodes(void)
 		if (!pdev)
 			continue;
 		if (pdev->dev.driver && pdev->dev.driver != &apmu_driver.driver)
-			pr_info("apmu: %pOF is driven by %s; core PMU not registered (boot with initcall_blacklist=armv8_pmu_driver_init to use apmu)\n",
+			pr_info("%pOF is driven by %s; core PMU not registered (boot with initcall_blacklist=armv8_pmu_driver_init to use apmu)\n",
 				np, pdev->dev.driver->name);
 		put_device(&pdev->dev);
 	}
@@ -279,11 +280,11 @@ static void apmu_report_taken_xscale(void)
 	struct device *dev = bus_find_device_by_name(&platform_bus_type, NULL, name);
 
 	if (!dev) {
-		pr_debug("apmu: no %s platform device (PXA2xx board files register it)\n", name);
+		pr_debug("no %s platform device (PXA2xx board files register it)\n", name);
 		return;
 	}
 	if (dev->driver && dev->driver != &apmu_driver.driver)
-		pr_info("apmu: %s is driven by %s; core PMU not registered (boot with initcall_blacklist=xscale_pmu_driver_init to use apmu)\n",
+		pr_info("%s is driven by %s; core PMU not registered (boot with initcall_blacklist=xscale_pmu_driver_init to use apmu)\n",
 			dev_name(dev), dev->driver->name);
 	put_device(dev);
 #endif
@@ -312,7 +313,7 @@ static int __init apmu_init(void)
 	 */
 	ret = apmu_amu_init();
 	if (ret)
-		pr_warn("apmu: amu: AMU unit not available (%d); going on without it\n", ret);
+		pr_warn("amu: AMU unit not available (%pe); going on without it\n", ERR_PTR(ret));
 	if (apmu_nr_pmus)
 		apmu_user_access_register();
 	/* PC sampling stands on its own: it works without a core PMU */

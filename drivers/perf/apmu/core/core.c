@@ -4,7 +4,10 @@
  * add/del/start/stop/read and the interrupt only touch the current CPU's
  * &struct apmu_cpu and, through the backend's &struct apmu_pmu_ops, its counters.
  */
+#define pr_fmt(fmt) "apmu: " fmt
+
 #include <linux/bitmap.h>
+#include <linux/cleanup.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/overflow.h>
@@ -532,16 +535,13 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_online);
  */
 void apmu_fold_cpu_offline(struct apmu_cpu *cpu)
 {
-	unsigned long flags;
-
 	/* first, so neither apmu_start() nor the callback queues it again */
 	WRITE_ONCE(cpu->fold_on, false);
 	hrtimer_cancel(&cpu->fold_timer);
 	if (cpu->pmu->has_irq)
 		return;
-	local_irq_save(flags);
+	guard(irqsave)();
 	apmu_fold_cpu(cpu->pmu, cpu);
-	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_offline);
 

@@ -12,6 +12,9 @@
  * only: sampling is refused, and each CPU's fold timer keeps 32-bit counters exact
  * (core.c, apmu_fold_timer()).
  */
+#define pr_fmt(fmt) "apmu: " fmt
+
+#include <linux/err.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/moduleparam.h>
@@ -152,7 +155,8 @@ int apmu_irq_request(struct apmu_pmu *pmu)
 		ret = request_percpu_irq_affinity(pmu->irq, apmu_handle_irq, "apmu",
 						  &pmu->supported_cpus, pmu->hw);
 		if (ret)
-			dev_err(pmu->dev, "cannot request PMU PPI %d: %d\n", pmu->irq, ret);
+			dev_err(pmu->dev, "cannot request PMU PPI %d: %pe\n", pmu->irq,
+				ERR_PTR(ret));
 		return ret;
 	}
 	for_each_cpu(cpu, &pmu->supported_cpus) {
@@ -165,8 +169,8 @@ int apmu_irq_request(struct apmu_pmu *pmu)
 		 */
 		ret = irq_force_affinity(c->irq, cpumask_of(cpu));
 		if (ret && num_possible_cpus() > 1) {
-			dev_err(pmu->dev, "cannot route PMU SPI %d to CPU%u: %d\n", c->irq, cpu,
-				ret);
+			dev_err(pmu->dev, "cannot route PMU SPI %d to CPU%u: %pe\n", c->irq,
+				cpu, ERR_PTR(ret));
 			apmu_irq_free(pmu);
 			return ret;
 		}
@@ -174,8 +178,8 @@ int apmu_irq_request(struct apmu_pmu *pmu)
 				  IRQF_PERCPU | IRQF_NOBALANCING | IRQF_NO_AUTOEN | IRQF_NO_THREAD,
 				  "apmu", c);
 		if (ret) {
-			dev_err(pmu->dev, "cannot request PMU SPI %d for CPU%u: %d\n", c->irq,
-				cpu, ret);
+			dev_err(pmu->dev, "cannot request PMU SPI %d for CPU%u: %pe\n", c->irq,
+				cpu, ERR_PTR(ret));
 			apmu_irq_free(pmu);
 			return ret;
 		}

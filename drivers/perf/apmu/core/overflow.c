@@ -16,6 +16,8 @@
  * CONFIG_KPROBES, a symbol blacklisted for kprobes, or the sampling=0 parameter), apmu
  * counts but refuses sampling events with -EOPNOTSUPP, and says so once at load.
  */
+#define pr_fmt(fmt) "apmu: " fmt
+
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 
@@ -56,12 +58,12 @@ static void apmu_overflow_lookup(void)
 bool apmu_overflow_init(void)
 {
 	if (!sampling) {
-		pr_notice("apmu: sampling=0: counting only, sampling events are refused\n");
+		pr_notice("sampling=0: counting only, sampling events are refused\n");
 		return false;
 	}
 	apmu_overflow_lookup();
 	if (!apmu_overflow || !apmu_took) {
-		pr_notice("apmu: perf_event_overflow()/perf_sample_event_took() cannot be resolved: counting only, sampling events are refused\n");
+		pr_notice("perf_event_overflow()/perf_sample_event_took() cannot be resolved: counting only, sampling events are refused\n");
 		apmu_overflow = NULL;
 		apmu_took = NULL;
 		apmu_lost = NULL;

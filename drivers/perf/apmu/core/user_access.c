@@ -16,6 +16,9 @@
  * The sysctl belongs to the in-tree driver, whose init registers it; when that init was
  * blacklisted (the only way apmu gets a PMU), apmu registers it with the same meaning.
  */
+#define pr_fmt(fmt) "apmu: " fmt
+
+#include <linux/cleanup.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
@@ -148,13 +151,11 @@ void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 void apmu_user_event_destroy(struct perf_event *event)
 {
 	struct apmu_cpu *cpu;
-	unsigned long flags;
 
-	local_irq_save(flags);
+	guard(irqsave)();
 	cpu = __this_cpu_read(apmu_user_cpu);
 	if (cpu)
 		apmu_user_access_update(cpu->pmu, cpu);
-	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_user_event_destroy);
 
