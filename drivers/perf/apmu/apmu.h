@@ -65,7 +65,9 @@ struct apmu_pmu;
  * @set_filter: fold the rest of the attribute into hw.config_base (which holds the
  *		event number): exclusion filters, thresholds, and EL0 reads (rdpmc, which
  *		sets PERF_EVENT_FLAG_USER_READ_CNT). Return: 0, or the errno for what the
- *		PMU cannot honour.
+ *		PMU cannot honour. Optional: a PMU without it cannot exclude a mode, and
+ *		is registered with PERF_PMU_CAP_NO_EXCLUDE (perf core then refuses every
+ *		exclude_* bit with -EINVAL, as for the in-tree drivers without it).
  * @get_idx: take free counters for @event in @used (a CPU's, or a scratch map while
  *	     validating a group: @event is not modified). *@flags gets the
  *	     %APMU_HWF_COUNTER bits of the choice (ARMPMU_EVT_64BIT for a 64-bit

@@ -763,9 +763,12 @@ static int apmu_event_init(struct perf_event *event)
 	hwc->idx = -1;
 	hwc->flags = 0;
 	hwc->config_base = ret;
-	ret = pmu->ops->set_filter(event);
-	if (ret)
-		return ret;
+	/* without set_filter(): PERF_PMU_CAP_NO_EXCLUDE, perf core checks the rest */
+	if (pmu->ops->set_filter) {
+		ret = pmu->ops->set_filter(event);
+		if (ret)
+			return ret;
+	}
 	ret = apmu_validate_group(event);
 	if (ret)
 		return ret;
@@ -811,13 +814,21 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmu_alloc_cpus);
  * apmu_pmu_init() - fill the perf PMU callbacks of an instance
  * @pmu: instance, with @ops, @attr_groups, @name and @supported_cpus set
  * @owner: module that holds the code; open events pin it, so rmmod waits for them
+ *
+ * The capabilities follow from the ops: no &apmu_pmu_ops.set_filter, no mode exclusion
+ * (PERF_PMU_CAP_NO_EXCLUDE).
  */
 void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner)
 {
+	int caps = PERF_PMU_CAP_EXTENDED_HW_TYPE;
+
+	/* what the backend leaves out, as in-tree (armpmu_register()) */
+	if (!pmu->ops->set_filter)
+		caps |= PERF_PMU_CAP_NO_EXCLUDE;
 	pmu->pmu = (struct pmu) {
 		.module		= owner,
 		.task_ctx_nr	= perf_hw_context,
-		.capabilities	= PERF_PMU_CAP_EXTENDED_HW_TYPE,
+		.capabilities	= caps,
 		.attr_groups	= pmu->attr_groups,
 		.event_init	= apmu_event_init,
 		.add		= apmu_add,

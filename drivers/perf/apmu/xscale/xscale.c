@@ -317,7 +317,7 @@ static unsigned long xs_take_overflows(struct apmu_pmu *pmu, const unsigned long
 const struct apmu_pmu_ops APMU_XSCALE_OPS = {
 	.probe		= xs_probe,
 	.map_event	= apmu_xscale_map_event,
-	.set_filter	= apmu_xscale_set_filter,
+	/* no set_filter: XScale counts every mode alike (PERF_PMU_CAP_NO_EXCLUDE) */
 	.get_idx	= xs_get_idx,
 	.put_idx	= xs_put_idx,
 	.read_counter	= xs_read_counter,
