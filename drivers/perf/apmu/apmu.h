@@ -80,7 +80,9 @@ struct apmu_pmu;
  * @disable: stop @event's counter; also its overflow interrupt and flag when it had
  *	     one, so a stale overflow cannot interrupt the next user.
  * @start: let every enabled counter count (the PMU-wide enable), its earlier
- *	   programming in effect first.
+ *	   programming in effect first. Called only while some counter of the calling
+ *	   CPU runs (&apmu_cpu.running not empty), so a backend may leave its PMU-wide
+ *	   enable set whenever it is called.
  * @stop: stop every counter at once, in effect before it returns.
  * @take_overflows: read and clear every set overflow flag (a stale one must not hold
  *		    the interrupt asserted) and, when one of the counters in @used had
@@ -126,6 +128,8 @@ struct apmu_pmu_ops {
  * @fold_timer: on a PMU without an overflow interrupt, folds this CPU's 32-bit counters
  *		before they can wrap (apmu_fold_timer()); pinned to this CPU, hardirq
  * @used: counter indexes in use
+ * @running: counter indexes (events' hw.idx) whose event is started: in use and not
+ *	     stopped by perf (throttled, or stopped inside its bracket) or by the core
  * @pm_stopped: counter indexes (events' hw.idx) whose running event was stopped by
  *		apmu_cpu_pm_save() and must be restarted by apmu_cpu_pm_restore()
  * @events: the event whose hw.idx is each counter index; &apmu_pmu.nr_idx entries
@@ -138,6 +142,7 @@ struct apmu_cpu {
 	/* cold, so before the bitmaps: @used stays next to @events for the hot paths */
 	struct hrtimer fold_timer;
 	DECLARE_BITMAP(used, APMU_MAX_IDX);
+	DECLARE_BITMAP(running, APMU_MAX_IDX);
 	DECLARE_BITMAP(pm_stopped, APMU_MAX_IDX);
 	struct perf_event *events[];
 };

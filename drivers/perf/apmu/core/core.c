@@ -185,12 +185,14 @@ static void apmu_fold_start(struct apmu_cpu *cpu)
 			      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-static __always_inline void apmu_start(struct perf_event *event, int flags)
+/* perf's start() of @event, on @cpu: the calling CPU's state */
+static __always_inline void apmu_cpu_start(struct apmu_cpu *cpu, struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
 
 	hwc->state = 0;
+	__set_bit(hwc->idx, cpu->running);
 	if (is_sampling_event(event)) {
 		apmu_set_period(event);
 		hwc->flags |= APMU_HWF_IRQ;
@@ -203,13 +205,14 @@ static __always_inline void apmu_start(struct perf_event *event, int flags)
 		} else {
 			/* no interrupt to enable: the CPU's fold timer extends the counter */
 			hwc->flags &= ~APMU_HWF_IRQ;
-			apmu_fold_start(this_cpu_ptr(pmu->hw));
+			apmu_fold_start(cpu);
 		}
 	}
 	pmu->ops->enable(event);
 }
 
-static __always_inline void apmu_stop(struct perf_event *event, int flags)
+/* perf's stop() of @event, on @cpu: the calling CPU's state */
+static __always_inline void apmu_cpu_stop(struct apmu_cpu *cpu, struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
@@ -219,6 +222,17 @@ static __always_inline void apmu_stop(struct perf_event *event, int flags)
 	pmu->ops->disable(event);
 	apmu_fold(event);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	__clear_bit(hwc->idx, cpu->running);
+}
+
+static void apmu_start(struct perf_event *event, int flags)
+{
+	apmu_cpu_start(this_cpu_ptr(to_apmu(event->pmu)->hw), event);
+}
+
+static void apmu_stop(struct perf_event *event, int flags)
+{
+	apmu_cpu_stop(this_cpu_ptr(to_apmu(event->pmu)->hw), event);
 }
 
 static int apmu_add(struct perf_event *event, int flags)
@@ -243,7 +257,7 @@ static int apmu_add(struct perf_event *event, int flags)
 	cpu->events[idx] = event;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
-		apmu_start(event, PERF_EF_RELOAD);
+		apmu_cpu_start(cpu, event);
 	apmu_update_userpage(event);
 	return 0;
 }
@@ -254,7 +268,7 @@ static void apmu_del(struct perf_event *event, int flags)
 	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
 	struct hw_perf_event *hwc = &event->hw;
 
-	apmu_stop(event, PERF_EF_UPDATE);
+	apmu_cpu_stop(cpu, event);
 	cpu->events[hwc->idx] = NULL;
 	/*
 	 * cpu->pm_stopped needs no clearing: it is set only between apmu_cpu_pm_save() and
@@ -284,6 +298,16 @@ static bool apmu_cpu_idle(struct apmu_cpu *cpu)
 }
 
 /*
+ * Does some counter count once the PMU-wide enable is set? Only then is the backend's
+ * start() called (its contract): held counters may all be stopped (throttled, or stopped
+ * inside perf's bracket), and a PMU-wide enable with nothing to count is left off.
+ */
+static bool apmu_cpu_running(struct apmu_cpu *cpu)
+{
+	return !bitmap_empty(cpu->running, APMU_MAX_IDX);
+}
+
+/*
  * The PMU-wide enable gates every counter at once, so perf's pmu_disable()/pmu_enable()
  * bracket around a group's add makes the group start and stop counting together.
  * pmu_enable() also ends every context switch of a task with events, which is where EL0
@@ -294,7 +318,7 @@ static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
 	if (unlikely(READ_ONCE(apmu_sysctl_user_access)))
 		apmu_user_access_update(pmu, cpu);
-	if (apmu_cpu_idle(cpu))
+	if (!apmu_cpu_running(cpu))
 		return;
 	pmu->ops->start(pmu);
 }
@@ -362,7 +386,7 @@ void apmu_cpu_pm_save(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 		/* the odd half of a pair is the same event; a stopped event stays stopped */
 		if (!event || event->hw.idx != idx || (event->hw.state & PERF_HES_STOPPED))
 			continue;
-		apmu_stop(event, PERF_EF_UPDATE);
+		apmu_cpu_stop(cpu, event);
 		__set_bit(idx, cpu->pm_stopped);
 	}
 }
@@ -396,7 +420,7 @@ void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 			continue;
 		hwc = &event->hw;
 		if (test_bit(idx, cpu->pm_stopped)) {
-			apmu_start(event, PERF_EF_RELOAD);
+			apmu_cpu_start(cpu, event);
 			/* re-armed: an rdpmc reader needs the new offset */
 			apmu_update_userpage(event);
 		} else {
@@ -631,7 +655,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 			continue;
 		sregs = apmu_sample_regs(event, regs);
 		if (sregs && apmu_event_overflow(event, &data, sregs))
-			apmu_stop(event, 0);
+			apmu_cpu_stop(cpu, event);
 	}
 	/*
 	 * The flags taken were cleared in effect when take_overflows() stopped the
@@ -639,7 +663,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	 * is told the handler is done (else it is taken again, for nothing); start() puts
 	 * the re-armed counters' values in effect before they count.
 	 */
-	if (!apmu_cpu_idle(cpu))
+	if (apmu_cpu_running(cpu))
 		pmu->ops->start(pmu);
 
 	/*

@@ -243,32 +243,14 @@ static void xs_disable(struct perf_event *event)
 }
 
 /*
- * Does an event run on the calling CPU's counters? Held counters may all be stopped
- * (throttled, or stopped inside perf's bracket). INTEN cannot say: without an overflow
- * interrupt (overflow_irq=0) running events have none enabled, and QEMU's PXA27x reads
- * INTEN as zero (apmu.rst, "ARMv5 XScale lane"); the core's state costs no CP14 access.
- */
-static bool xs_running(struct apmu_pmu *pmu)
-{
-	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
-	unsigned int idx;
-
-	for_each_set_bit(idx, cpu->used, pmu->nr_idx)
-		if (cpu->events[idx] && !(cpu->events[idx]->hw.state & PERF_HES_STOPPED))
-			return true;
-	return false;
-}
-
-/*
- * PMNC.E on, when some counter runs: "When the performance monitor is not used at all
- * (PMNC.E = 0x0), hardware ensures minimal power consumption" (manual 3.7.3).
+ * PMNC.E on. The core calls this only while some counter runs, so PMNC.E is clear while
+ * none does: "When the performance monitor is not used at all (PMNC.E = 0x0), hardware
+ * ensures minimal power consumption" (manual 3.7.3).
  */
 static void xs_start(struct apmu_pmu *pmu)
 {
 	struct apmu_xscale *xs = container_of(pmu, struct apmu_xscale, pmu);
 
-	if (!xs_running(pmu))
-		return;
 	if (xs->v2)
 		xscale2_write_pmnc(APMU_XS_PMNC_E);
 	else
