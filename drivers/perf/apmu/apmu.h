@@ -159,6 +159,8 @@ struct apmu_cpu {
  * @name: PMU name in /sys/bus/event_source/devices/
  * @nr_idx: counter indexes the backend uses (0 to @nr_idx - 1); at most %APMU_MAX_IDX
  * @num_counters: the PMU's general-purpose counters, for messages (set by @ops->probe)
+ * @num_dedicated: its dedicated counters (a cycle counter, ...), for messages (set by
+ *		   @ops->probe)
  * @info: what @ops->probe found, for the line that announces the PMU
  * @irq: the overflow interrupt when it is one per-CPU PPI, or 0
  * @irq_percpu: @irq is a PPI; otherwise each CPU has its own SPI in &struct apmu_cpu
@@ -180,6 +182,7 @@ struct apmu_pmu {
 	const char *name;
 	unsigned int nr_idx;
 	unsigned int num_counters;
+	unsigned int num_dedicated;
 	char info[64];
 	int irq;
 	bool irq_percpu;

@@ -728,12 +728,12 @@ spans_pmus:
 	dev_dbg(pmu->dev, "group mixes hardware events of two PMUs\n");
 	return -EINVAL;
 too_big:
-	dev_dbg(pmu->dev, "group needs more counters than the %u+1 implemented\n",
-		pmu->num_counters);
+	dev_dbg(pmu->dev, "group needs more counters than the %u implemented\n",
+		pmu->num_counters + pmu->num_dedicated);
 	return -EINVAL;
 never_fits:
-	dev_dbg(pmu->dev, "no counter of this PMU (%u+1) can ever take the event\n",
-		pmu->num_counters);
+	dev_dbg(pmu->dev, "no counter of this PMU (%u) can ever take the event\n",
+		pmu->num_counters + pmu->num_dedicated);
 	return -EINVAL;
 }
 

@@ -90,6 +90,7 @@ static int xs_probe(struct apmu_pmu *pmu)
 	struct apmu_xscale *xs = container_of(pmu, struct apmu_xscale, pmu);
 
 	pmu->num_counters = xs->nr_pmn;
+	pmu->num_dedicated = 1;	/* CCNT */
 	scnprintf(pmu->info, sizeof(pmu->info), "XScale%d, %u event counters + CCNT",
 		  xs->v2 ? 2 : 1, xs->nr_pmn);
 	return 0;
