@@ -167,6 +167,8 @@ struct apmu_cpu {
  * @has_irq: the PMU has an overflow interrupt, and the overflow_irq parameter lets apmu
  *	     use it. Without one, sampling is refused and 32-bit counters are folded by
  *	     each CPU's &apmu_cpu.fold_timer instead
+ * @run_irq_work: the overflow handler runs perf's pending irq_work
+ *		  (&apmu_backend.run_irq_work)
  * @node: cpuhp multi-instance node
  * @cpu_pm_nb: CPU PM notifier: PMU state across core power-down
  *
@@ -187,6 +189,7 @@ struct apmu_pmu {
 	int irq;
 	bool irq_percpu;
 	bool has_irq;
+	bool run_irq_work;
 	struct hlist_node node;
 	struct notifier_block cpu_pm_nb;
 };
@@ -196,6 +199,37 @@ static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 	return container_of(pmu, struct apmu_pmu, pmu);
 }
 
+/**
+ * struct apmu_backend - one kind of PMU, as the platform glue (core/platform.c) binds it
+ * @name: the kind, for messages
+ * @of_match: the device tree compatibles of its PMUs (.data: the backend's), or NULL
+ * @id_table: the platform device names of its PMUs (board files), or NULL
+ * @intree_initcall: the init of the in-tree driver for the same devices, which
+ *		     initcall_blacklist= must name for apmu to bind them
+ * @alloc: a device-managed instance for the matched device, with @ops, @nr_idx,
+ *	   @attr_groups and @name set. Return: the core's part of it, or an ERR_PTR()
+ *	   (-ENODEV: no PMU of this kind there).
+ * @sysctl_register: register the sysctls the backend owns; called in process context
+ *		     each time one of its PMUs is registered (so it must do nothing once
+ *		     they are). Optional.
+ * @sysctl_unregister: unregister them, at module unload. Optional.
+ * @run_irq_work: the overflow handler runs perf's pending irq_work itself, for
+ *		  architectures that may raise no interrupt for it
+ *
+ * Each backend defines one; the PMU's capabilities follow from its ops (no set_filter:
+ * PERF_PMU_CAP_NO_EXCLUDE).
+ */
+struct apmu_backend {
+	const char *name;
+	const struct of_device_id *of_match;
+	const struct platform_device_id *id_table;
+	const char *intree_initcall;
+	struct apmu_pmu *(*alloc)(struct device *dev);
+	void (*sysctl_register)(void);
+	void (*sysctl_unregister)(void);
+	bool run_irq_work;
+};
+
 /*
  * The backends in apmu.ko (Kbuild): PMUv3 on arm64 and on 32-bit kernels for ARMv7 and
  * later CPUs (CPU_V7); XScale on ARMv5 kernels with XScale support (CPU_XSCALE). The two
@@ -204,19 +238,20 @@ static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 #define APMU_HAVE_PMUV3		(IS_ENABLED(CONFIG_ARM64) || IS_ENABLED(CONFIG_CPU_V7))
 #define APMU_HAVE_XSCALE	IS_ENABLED(CONFIG_CPU_XSCALE)
 
-/* pmuv3/: the PMUv3 backend; its device tree compatibles (.data: its PMU's description) */
-struct apmu_pmu *apmu_pmuv3_alloc(struct device *dev);
-extern const struct of_device_id apmu_pmuv3_of_match[];
-/* xscale/: the XScale backend */
-struct apmu_pmu *apmu_xscale_alloc(struct device *dev);
+extern const struct apmu_backend apmu_pmuv3_backend;	/* pmuv3/pmu.c */
+extern const struct apmu_backend apmu_xscale_backend;	/* xscale/pmu.c */
 
-/* core/irq.c: overflow interrupt wiring */
-struct platform_device;
-int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu);
-int apmu_irq_request(struct apmu_pmu *pmu);
-void apmu_irq_free(struct apmu_pmu *pmu);
+/* core/platform.c: the platform driver, and the overflow interrupt from DT to CPUs */
+int apmu_platform_init(void);
+void apmu_platform_exit(void);
 void apmu_irq_cpu_online(struct apmu_pmu *pmu, unsigned int cpu);
 void apmu_irq_cpu_offline(struct apmu_pmu *pmu, unsigned int cpu);
+
+/* core/hotplug.c: CPU hotplug and CPU PM */
+int apmu_hotplug_init(void);
+void apmu_hotplug_exit(void);
+int apmu_hotplug_add(struct apmu_pmu *pmu);
+void apmu_hotplug_remove(struct apmu_pmu *pmu);
 
 /*
  * core/overflow.c: sample delivery, through perf_event_overflow() and
@@ -292,15 +327,17 @@ extern const struct attribute_group apmu_cpus_group;
  */
 #define APMU_ARM_32BIT		BIT_ULL(31)
 
-/* core/user_access.c: rdpmc */
+/*
+ * core/user_access.c: rdpmc. apmu_sysctl_user_access is the policy, which the backend
+ * that has EL0 reads exposes as its sysctl (PMUv3: kernel.perf_user_access) and sets
+ * through apmu_user_access_set().
+ */
 extern int apmu_sysctl_user_access;
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_user_access_reset_cpu(struct apmu_cpu *cpu);
 void apmu_user_access_set(int on);
 void apmu_user_event_destroy(struct perf_event *event);
 int apmu_event_idx(struct perf_event *event);
-void apmu_user_access_register(void);
-void apmu_user_access_unregister(void);
 
 /* A format/ field ATTR_CFG_FLD_<name>_*: its bits in its config word, its hex digits */
 #define APMU_FLD_MASK(name)	\

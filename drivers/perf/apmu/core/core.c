@@ -666,16 +666,8 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	if (apmu_cpu_running(cpu))
 		pmu->ops->start(pmu);
 
-	/*
-	 * perf queues its wakeups as irq_work. Where the architecture raises an interrupt
-	 * for that (arm64; SMP 32-bit Arm: a self-IPI), it runs right after this handler, as
-	 * for the in-tree driver; a uniprocessor ARMv5 kernel has none, and would deliver
-	 * them at the next tick only: run them here. Not arch_irq_work_has_interrupt(): on
-	 * 32-bit Arm that is is_smp(), which reads smp_on_up, not exported to modules
-	 * (CONFIG_SMP_ON_UP, as in multi_v7_defconfig and distribution kernels), so 32-bit
-	 * Arm runs them here too, as in-tree does.
-	 */
-	if (!IS_ENABLED(CONFIG_ARM64))
+	/* perf's wakeups are irq_work: where no interrupt may run them, run them now */
+	if (pmu->run_irq_work)
 		irq_work_run();
 	apmu_sample_took(sched_clock() - start);
 	return IRQ_HANDLED;

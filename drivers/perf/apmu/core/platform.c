@@ -1,28 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu: the overflow interrupt, from the device tree to each CPU.
+ * apmu: the platform glue, as the in-tree arm_pmu_platform.c. One platform driver, "apmu",
+ * binds the CPU PMU devices the in-tree drivers have left alone (boot with
+ * initcall_blacklist=armv8_pmu_driver_init, or xscale_pmu_driver_init): its match tables
+ * are the backends' (apmu_backends[]), and its probe takes the matched backend's instance
+ * -> hardware discovery -> overflow IRQ -> hotplug and CPU PM -> perf_pmu_register().
  *
- * A PMU node has either one per-CPU interrupt (a PPI, whose partition may name the CPUs
- * of one microarchitecture) or one SPI per CPU, each tied to its CPU by the
- * "interrupt-affinity" phandle list (or, without it, by position). An SPI is routed to
- * its CPU when requested (probe fails if it cannot be) and enabled only while that CPU is
- * online.
- *
- * Without an interrupt (none in the node, or the overflow_irq=0 parameter) apmu counts
- * only: sampling is refused, and each CPU's fold timer keeps 32-bit counters exact
- * (core.c, apmu_fold_timer()).
+ * The overflow interrupt, from the device tree to each CPU: a PMU node has either one
+ * per-CPU interrupt (a PPI, whose partition may name the CPUs of one microarchitecture)
+ * or one SPI per CPU, each tied to its CPU by the "interrupt-affinity" phandle list (or,
+ * without it, by position). An SPI is routed to its CPU when requested (probe fails if
+ * it cannot be) and enabled only while that CPU is online. Without an interrupt (none
+ * in the node, or the overflow_irq=0 parameter) apmu counts only: sampling is refused,
+ * and each CPU's fold timer keeps 32-bit counters exact (core.c, apmu_fold_timer()).
  */
 #define pr_fmt(fmt) "apmu: " fmt
 
 #include <linux/err.h>
 #include <linux/interrupt.h>
 #include <linux/irq.h>
+#include <linux/module.h>
 #include <linux/moduleparam.h>
 #include <linux/of.h>
+#include <linux/of_device.h>
+#include <linux/of_platform.h>
 #include <linux/platform_device.h>
+#include <linux/smp.h>
+#include <linux/string.h>
 
 #include "../apmu.h"
 #include "../compat.h"
+
+/* The backends built for this kernel (Kbuild); at most one matches a device */
+static const struct apmu_backend *const apmu_backends[] = {
+#if APMU_HAVE_PMUV3
+	&apmu_pmuv3_backend,
+#endif
+#if APMU_HAVE_XSCALE
+	&apmu_xscale_backend,
+#endif
+};
 
 static bool overflow_irq = true;
 module_param(overflow_irq, bool, 0444);
@@ -114,7 +131,7 @@ static int apmu_irq_parse_dt(struct platform_device *pdev, struct apmu_pmu *pmu)
  *
  * Return: 0, or a negative errno for a description that cannot work.
  */
-int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
+static int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
 {
 	unsigned int cpu;
 	int ret;
@@ -135,6 +152,8 @@ int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
 	return 0;
 }
 
+static void apmu_irq_free(struct apmu_pmu *pmu);
+
 /**
  * apmu_irq_request() - request the overflow interrupt(s), left disabled
  * @pmu: instance
@@ -144,7 +163,7 @@ int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
  *
  * Return: 0, or the errno of the failed request (nothing is left requested).
  */
-int apmu_irq_request(struct apmu_pmu *pmu)
+static int apmu_irq_request(struct apmu_pmu *pmu)
 {
 	unsigned int cpu;
 	int ret;
@@ -188,7 +207,7 @@ int apmu_irq_request(struct apmu_pmu *pmu)
 	return 0;
 }
 
-void apmu_irq_free(struct apmu_pmu *pmu)
+static void apmu_irq_free(struct apmu_pmu *pmu)
 {
 	unsigned int cpu;
 
@@ -227,4 +246,234 @@ void apmu_irq_cpu_offline(struct apmu_pmu *pmu, unsigned int cpu)
 		disable_percpu_irq(pmu->irq);
 	else if (c->irq)
 		disable_irq_nosync(c->irq);
+}
+
+struct apmu_probe_call {
+	struct apmu_pmu *pmu;
+	int ret;
+};
+
+static void apmu_probe_cpu(void *info)
+{
+	struct apmu_probe_call *call = info;
+
+	call->ret = call->pmu->ops->probe(call->pmu);
+}
+
+static bool apmu_backend_has_id(const struct apmu_backend *b, const char *name)
+{
+	const struct platform_device_id *id;
+
+	for (id = b->id_table; id && id->name[0]; id++)
+		if (!strcmp(id->name, name))
+			return true;
+	return false;
+}
+
+/* The backend whose match table matched @pdev (of the driver's, which are theirs) */
+static const struct apmu_backend *apmu_backend_of(struct platform_device *pdev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(apmu_backends); i++) {
+		const struct apmu_backend *b = apmu_backends[i];
+
+		if (b->of_match && of_match_device(b->of_match, &pdev->dev))
+			return b;
+		if (platform_get_device_id(pdev) && apmu_backend_has_id(b, pdev->name))
+			return b;
+	}
+	return NULL;
+}
+
+static int apmu_probe(struct platform_device *pdev)
+{
+	const struct apmu_backend *backend = apmu_backend_of(pdev);
+	struct device *dev = &pdev->dev;
+	struct apmu_probe_call call;
+	struct apmu_pmu *pmu;
+	int ret;
+
+	if (!backend)
+		return -ENODEV;
+	pmu = backend->alloc(dev);
+	if (IS_ERR(pmu))
+		return PTR_ERR(pmu);
+	pmu->dev = dev;
+	pmu->run_irq_work = backend->run_irq_work;
+	platform_set_drvdata(pdev, pmu);
+
+	ret = apmu_pmu_alloc_cpus(pmu);
+	if (ret)
+		return ret;
+
+	/* The DT names this PMU's CPUs through its interrupts */
+	ret = apmu_irq_parse(pdev, pmu);
+	if (ret)
+		goto free_percpu;
+
+	/* Hardware first: discovery runs on one of this PMU's CPUs */
+	call.pmu = pmu;
+	ret = smp_call_function_any(&pmu->supported_cpus, apmu_probe_cpu, &call, 1);
+	if (ret) {
+		dev_err(dev, "no online CPU to probe the PMU on\n");
+		goto free_percpu;
+	}
+	ret = call.ret;
+	if (ret)
+		goto free_percpu;
+
+	ret = apmu_irq_request(pmu);
+	if (ret)
+		goto free_percpu;
+
+	ret = apmu_hotplug_add(pmu);
+	if (ret)
+		goto free_irq;
+
+	apmu_pmu_init(pmu, THIS_MODULE);
+	ret = perf_pmu_register(&pmu->pmu, pmu->name, -1);
+	if (ret)
+		goto remove_hotplug;
+
+	if (backend->sysctl_register)
+		backend->sysctl_register();
+	dev_info(dev, "%s: %s, CPUs %*pbl\n", pmu->name, pmu->info,
+		 cpumask_pr_args(&pmu->supported_cpus));
+	return 0;
+
+remove_hotplug:
+	apmu_hotplug_remove(pmu);
+free_irq:
+	apmu_irq_free(pmu);
+free_percpu:
+	free_percpu(pmu->hw);
+	return ret;
+}
+
+static void apmu_remove(struct platform_device *pdev)
+{
+	struct apmu_pmu *pmu = platform_get_drvdata(pdev);
+
+	perf_pmu_unregister(&pmu->pmu);
+	/* Runs the offline callback on every CPU: counters and interrupts off, flags clear */
+	apmu_hotplug_remove(pmu);
+	apmu_irq_free(pmu);
+	free_percpu(pmu->hw);
+}
+
+static struct platform_driver apmu_driver = {
+	.driver = {
+		.name = "apmu",
+		.suppress_bind_attrs = true,
+	},
+	.probe = apmu_probe,
+	.APMU_PLATFORM_REMOVE = apmu_remove,
+};
+
+/*
+ * The driver's match tables are the backends': each kind (DT compatibles, platform
+ * device names) from the one backend that has it, with its own .data (what the
+ * backend's alloc() reads back) and its own MODULE_DEVICE_TABLE() for module
+ * autoloading. PMUv3 has the compatibles, XScale the board files' device name; two
+ * backends with tables of one kind would need them joined, which none needs.
+ */
+static int apmu_set_tables(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(apmu_backends); i++) {
+		const struct apmu_backend *b = apmu_backends[i];
+
+		if (WARN_ON((b->of_match && apmu_driver.driver.of_match_table) ||
+			    (b->id_table && apmu_driver.id_table)))
+			return -EINVAL;
+		if (b->of_match)
+			apmu_driver.driver.of_match_table = b->of_match;
+		if (b->id_table)
+			apmu_driver.id_table = b->id_table;
+	}
+	return 0;
+}
+
+/* Is @dev bound to another driver than apmu? Then say so once, with the way out. */
+static void apmu_report_taken(struct device *dev, const char *what,
+			      const struct apmu_backend *b)
+{
+	if (dev->driver && dev->driver != &apmu_driver.driver)
+		pr_info("%s is driven by %s; core PMU not registered (boot with initcall_blacklist=%s to use apmu)\n",
+			what, dev->driver->name, b->intree_initcall);
+}
+
+/*
+ * If another driver (the in-tree armv8_pmuv3 or armv5_xscale) owns a PMU device, apmu
+ * must not touch that PMU's registers: each backend's devices, by DT node or by name.
+ */
+static void apmu_report_taken_nodes(const struct apmu_backend *b)
+{
+	struct device_node *np;
+	char what[64];
+
+	for_each_matching_node(np, b->of_match) {
+		struct platform_device *pdev = of_find_device_by_node(np);
+
+		if (!pdev)
+			continue;
+		snprintf(what, sizeof(what), "%pOF", np);
+		apmu_report_taken(&pdev->dev, what, b);
+		put_device(&pdev->dev);
+	}
+}
+
+static void apmu_report_taken_names(const struct apmu_backend *b)
+{
+	const struct platform_device_id *id;
+	struct device *dev;
+
+	for (id = b->id_table; id->name[0]; id++) {
+		dev = bus_find_device_by_name(&platform_bus_type, NULL, id->name);
+		if (!dev) {
+			pr_debug("no %s platform device (%s boards register it)\n", id->name,
+				 b->name);
+			continue;
+		}
+		apmu_report_taken(dev, dev_name(dev), b);
+		put_device(dev);
+	}
+}
+
+/**
+ * apmu_platform_init() - register the platform driver, which binds the PMU devices
+ *
+ * Return: 0, or the errno of the registration.
+ */
+int apmu_platform_init(void)
+{
+	unsigned int i;
+	int ret;
+
+	ret = apmu_set_tables();
+	if (ret)
+		return ret;
+	ret = platform_driver_register(&apmu_driver);
+	if (ret)
+		return ret;
+	for (i = 0; i < ARRAY_SIZE(apmu_backends); i++) {
+		if (apmu_backends[i]->of_match)
+			apmu_report_taken_nodes(apmu_backends[i]);
+		if (apmu_backends[i]->id_table)
+			apmu_report_taken_names(apmu_backends[i]);
+	}
+	return 0;
+}
+
+/* Every PMU unbound and unregistered, then the backends' sysctls */
+void apmu_platform_exit(void)
+{
+	unsigned int i;
+
+	platform_driver_unregister(&apmu_driver);
+	for (i = 0; i < ARRAY_SIZE(apmu_backends); i++)
+		if (apmu_backends[i]->sysctl_unregister)
+			apmu_backends[i]->sysctl_unregister();
 }
