@@ -164,9 +164,9 @@ struct apmu_cpu {
  * @info: what @ops->probe found, for the line that announces the PMU
  * @irq: the overflow interrupt when it is one per-CPU PPI, or 0
  * @irq_percpu: @irq is a PPI; otherwise each CPU has its own SPI in &struct apmu_cpu
- * @has_irq: the PMU has an overflow interrupt, and the overflow_irq parameter lets apmu
- *	     use it. Without one, sampling is refused and 32-bit counters are folded by
- *	     each CPU's &apmu_cpu.fold_timer instead
+ * @has_irq: the PMU has an overflow interrupt apmu uses. Without one, sampling is
+ *	     refused and 32-bit counters are folded by each CPU's &apmu_cpu.fold_timer
+ *	     instead
  * @run_irq_work: the overflow handler runs perf's pending irq_work
  *		  (&apmu_backend.run_irq_work)
  * @node: cpuhp multi-instance node
@@ -246,6 +246,9 @@ int apmu_platform_init(void);
 void apmu_platform_exit(void);
 void apmu_irq_cpu_online(struct apmu_pmu *pmu, unsigned int cpu);
 void apmu_irq_cpu_offline(struct apmu_pmu *pmu, unsigned int cpu);
+#if IS_ENABLED(CONFIG_KUNIT)
+extern bool apmu_irq_ignore;
+#endif
 
 /* core/hotplug.c: CPU hotplug and CPU PM */
 int apmu_hotplug_init(void);
@@ -266,6 +269,9 @@ extern apmu_overflow_fn apmu_overflow;
 extern apmu_took_fn apmu_took;
 extern apmu_lost_fn apmu_lost;
 bool apmu_overflow_init(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+void apmu_overflow_test_sampling(bool on);
+#endif
 
 /*
  * Tell the event's reader that @lost samples were dropped (PERF_RECORD_LOST_SAMPLES,

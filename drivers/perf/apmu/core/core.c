@@ -772,7 +772,7 @@ static int apmu_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	}
 	if (is_sampling_event(event) && !pmu->has_irq) {
-		dev_dbg(pmu->dev, "sampling needs the overflow interrupt: none in the DT, or overflow_irq=0\n");
+		dev_dbg(pmu->dev, "sampling needs the overflow interrupt, which this PMU has not\n");
 		return -EOPNOTSUPP;
 	}
 

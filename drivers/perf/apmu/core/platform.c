@@ -10,9 +10,9 @@
  * per-CPU interrupt (a PPI, whose partition may name the CPUs of one microarchitecture)
  * or one SPI per CPU, each tied to its CPU by the "interrupt-affinity" phandle list (or,
  * without it, by position). An SPI is routed to its CPU when requested (probe fails if
- * it cannot be) and enabled only while that CPU is online. Without an interrupt (none
- * in the node, or the overflow_irq=0 parameter) apmu counts only: sampling is refused,
- * and each CPU's fold timer keeps 32-bit counters exact (core.c, apmu_fold_timer()).
+ * it cannot be) and enabled only while that CPU is online. Without an interrupt apmu
+ * counts only: sampling is refused, and each CPU's fold timer keeps 32-bit counters
+ * exact (core.c, apmu_fold_timer()).
  */
 #define pr_fmt(fmt) "apmu: " fmt
 
@@ -20,13 +20,13 @@
 #include <linux/interrupt.h>
 #include <linux/irq.h>
 #include <linux/module.h>
-#include <linux/moduleparam.h>
 #include <linux/of.h>
 #include <linux/of_device.h>
 #include <linux/of_platform.h>
 #include <linux/platform_device.h>
 #include <linux/smp.h>
 #include <linux/string.h>
+#include <kunit/visibility.h>
 
 #include "../apmu.h"
 #include "../compat.h"
@@ -41,10 +41,12 @@ static const struct apmu_backend *const apmu_backends[] = {
 #endif
 };
 
-static bool overflow_irq = true;
-module_param(overflow_irq, bool, 0444);
-MODULE_PARM_DESC(overflow_irq,
-		 "use the PMU's overflow interrupt (default Y; N: as if the DT had none: counting only, 32-bit counters folded by a per-CPU timer every 20 ms)");
+/*
+ * Set only by the test-only apmu_knobs.ko (overflow_irq=0), which then probes the PMUs
+ * again: each is driven as one whose node has no interrupt.
+ */
+VISIBLE_IF_KUNIT bool apmu_irq_ignore;
+EXPORT_SYMBOL_IF_KUNIT(apmu_irq_ignore);
 
 static int apmu_irq_parse_ppi(struct platform_device *pdev, struct apmu_pmu *pmu, int irq)
 {
@@ -125,7 +127,7 @@ static int apmu_irq_parse_dt(struct platform_device *pdev, struct apmu_pmu *pmu)
  * @pdev: the PMU node's device
  * @pmu: instance; @hw must be allocated (SPIs are recorded per CPU)
  *
- * With overflow_irq=0 the interrupts are still parsed, since they name the PMU's CPUs
+ * With &apmu_irq_ignore the interrupts are still parsed, since they name the PMU's CPUs
  * (a PPI partition, interrupt-affinity), then forgotten: the PMU is driven exactly as
  * one whose node has none.
  *
@@ -139,13 +141,13 @@ static int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu)
 	ret = apmu_irq_parse_dt(pdev, pmu);
 	if (ret)
 		return ret;
-	if (pmu->has_irq && !overflow_irq) {
+	if (pmu->has_irq && apmu_irq_ignore) {
 		pmu->irq = 0;
 		pmu->irq_percpu = false;
 		pmu->has_irq = false;
 		for_each_possible_cpu(cpu)
 			per_cpu_ptr(pmu->hw, cpu)->irq = 0;
-		dev_info(&pdev->dev, "overflow_irq=0: overflow interrupt not used\n");
+		dev_info(&pdev->dev, "overflow interrupt ignored (apmu_knobs overflow_irq=0)\n");
 	}
 	if (!pmu->has_irq)
 		dev_info(&pdev->dev, "no overflow interrupt: counting only (sampling refused), 32-bit counters folded by a per-CPU timer\n");
