@@ -20,7 +20,8 @@
 # The VM with apmu also runs apmu_kunit.ko's KUnit suites (arm:kunit) and the kselftests,
 # built static for armhf with the kernel's lib.mk into build/arm/kselftest_install
 # (arm:kselftest:apmu_pmu, arm:kselftest:apmu_rdpmc, arm:kselftest:apmu_sampling), and
-# apmu_pmu's 32-bit wrap tests again with overflow_irq=0 (arm:kselftest:apmu_pmu:noirq).
+# apmu_pmu's 32-bit wrap tests again without the overflow interrupt (the test-only
+# apmu_knobs.ko overflow_irq=0: arm:kselftest:apmu_pmu:noirq).
 #
 # Writes build/arm.log: the host's TAP section arm:build, then the VM consoles (sections
 # arm:apmu, arm:kunit, arm:kselftest:* and arm:intree); make check counts it with the
@@ -86,10 +87,11 @@ host() {
 	rm -f "$adir/build.log"
 	if make -s -j"$(nproc)" -C "$bdir" KDIR="$kdir" ARCH=arm \
 		CROSS_COMPILE=arm-linux-gnueabihf- W=1 KCFLAGS=-Werror \
-		>"$adir/build.log" 2>&1 && is_arm "$ko" && is_arm "$bdir/apmu_kunit.ko"; then
-		ktap_pass "make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
+		>"$adir/build.log" 2>&1 && is_arm "$ko" && is_arm "$bdir/apmu_kunit.ko" &&
+		is_arm "$bdir/apmu_knobs.ko"; then
+		ktap_pass "make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko, apmu_kunit.ko and apmu_knobs.ko"
 	else
-		ktap_fail "make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko and apmu_kunit.ko"
+		ktap_fail "make KDIR=<arm kernel> ARCH=arm W=1 KCFLAGS=-Werror builds apmu.ko, apmu_kunit.ko and apmu_knobs.ko"
 		sed 's/^/# /' "$adir/build.log" | tail -n 30
 	fi
 	# sparse over every object, as scripts/sparse.sh does for arm64 (AArch32 code too)
@@ -181,7 +183,8 @@ if [ $rc = 0 ]; then
 	ksft=()
 	[ ! -d "$adir/kselftest_install" ] || ksft=("$adir/kselftest_install")
 	vm "$console" --module "$ko" "$APMU_TOP/scripts/vm/$script" \
-		"${loops[@]/#/$adir/arm-loop}" "$bdir/apmu_kunit.ko" "${ksft[@]}" || rc=1
+		"${loops[@]/#/$adir/arm-loop}" "$bdir/apmu_kunit.ko" "$bdir/apmu_knobs.ko" \
+		"${ksft[@]}" || rc=1
 	# the in-tree driver on the same kernel: the counts apmu's must equal
 	apmu_log "vm: booting it with the in-tree driver (log: $console_intree)"
 	script=arm-intree-in-vm.sh

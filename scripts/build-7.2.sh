@@ -22,7 +22,7 @@ set -euo pipefail
 out=$APMU_TOP/build/linux-7.2
 bdir=$out/src
 mkdir -p "$bdir"
-mods="apmu.ko apmu_kunit.ko apmu_pcs_test.ko apmu_amu_test.ko apmu_cpu_pm_test.ko"
+mods="apmu.ko apmu_kunit.ko apmu_knobs.ko apmu_pcs_test.ko apmu_amu_test.ko apmu_cpu_pm_test.ko"
 
 ktap_begin build:7.2
 t0=$(date +%s)

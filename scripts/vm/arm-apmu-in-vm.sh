@@ -9,7 +9,7 @@
 #       -nostdlib -DN=$n -o /tmp/arm-loop$n scripts/vm/arm-loop.S; done
 #   scripts/vm-run --arch arm --module apmu.ko scripts/vm/arm-apmu-in-vm.sh \
 #       /tmp/arm-loop1000 /tmp/arm-loop101000 /tmp/arm-loop100000000 /tmp/arm-loop2200000000 \
-#       apmu_kunit.ko build/arm/kselftest_install
+#       apmu_kunit.ko apmu_knobs.ko build/arm/kselftest_install
 #
 # Then, in the same VM, the KUnit suites (arm:kunit) and, when the armhf kselftest install
 # directory is given, the kselftests (arm:kselftest:*); scripts/arm-check.sh builds both.
@@ -126,15 +126,17 @@ if [ -d ./kselftest_install ]; then
 		ktap_section_end $?
 	done
 	rmmod apmu
-	# Without the overflow interrupt: the 32-bit counters (all of them here, PMCCNTR
-	# included) are folded by the per-CPU timer; the wrap tests must stay exact.
+	# Without the overflow interrupt (the test-only apmu_knobs.ko probes the PMU again
+	# without it): the 32-bit counters (all of them here, PMCCNTR included) are folded by
+	# the per-CPU timer; the wrap tests must stay exact.
 	ktap_section "arm:kselftest:apmu_pmu:noirq"
-	if insmod ./apmu.ko overflow_irq=0; then
+	if insmod ./apmu.ko && insmod ./apmu_knobs.ko overflow_irq=0; then
 		ksft apmu_pmu -f apmu32 -f noirq
 		rc=$?
+		rmmod apmu_knobs || rc=1
 		rmmod apmu || rc=1
 	else
-		ktap_fail "insmod apmu.ko overflow_irq=0"
+		ktap_fail "insmod apmu.ko, then apmu_knobs.ko overflow_irq=0"
 		rc=1
 	fi
 	ktap_section_end $rc

@@ -66,7 +66,8 @@ sec_ksft_collection() {
 }
 
 # The kselftests on 64-bit counters (apmu32, rdpmc32, nosample and noirq need other
-# module parameters: sec_ksft_32bit, sec_nosample, sec_noirq). apmu.ko loaded.
+# module parameters or apmu_knobs.ko: sec_ksft_32bit, sec_nosample, sec_noirq). apmu.ko
+# loaded.
 # ksft_pm PROGRAM [ARGS...]: ksft with the test-only CPU PM trigger loaded
 # (tests/cpu_pm_trigger.c, /sys/kernel/debug/apmu_cpu_pm/cycle) where it was built (the
 # test kernel; a Debian kernel's run has only apmu.ko): apmu_pmu's cpu_pm_* tests skip
@@ -229,31 +230,52 @@ sec_ksft_32bit() {
 	fi
 }
 
-# The counting-only fallback, forced: sampling refused, counting exact, one notice.
-# apmu.ko unloaded on entry and on return.
+# knobs_missing SECTION: apmu_knobs.ko (tests/knobs.c, the test-only module that puts
+# apmu.ko in its counting-only states) is missing. It is built with the KUnit suites
+# (Kbuild: it uses apmu.ko's EXPORT_SYMBOL_IF_KUNIT hooks), so only for a kernel with
+# CONFIG_KUNIT: there its absence is a failure, elsewhere a SKIP with that reason. One
+# result; returns 1 on failure.
+knobs_missing() {
+	if [ -d /sys/kernel/debug/kunit ]; then
+		ktap_fail "$1: this kernel has KUnit, but no apmu_knobs.ko"
+		return 1
+	fi
+	ktap_skip "$1" "apmu_knobs.ko is built only for a kernel with CONFIG_KUNIT (it uses apmu.ko's EXPORT_SYMBOL_IF_KUNIT hooks), which this kernel's config lacks: the section runs on the test kernel"
+}
+
+# The counting-only fallback, forced by apmu_knobs.ko sampling=0: sampling refused,
+# counting exact, one notice. apmu.ko unloaded on entry and on return.
 sec_nosample() {
 	sec "$1" kselftest:apmu_pmu:nosample
-	if insmod ./apmu.ko sampling=0; then
+	if [ ! -f ./apmu_knobs.ko ]; then
+		knobs_missing "apmu_pmu nosample"
+		rc=$?
+	elif insmod ./apmu.ko && insmod ./apmu_knobs.ko sampling=0; then
 		ksft apmu_pmu -f nosample
 		rc=$?
-		n=$(dmesg | grep -c "apmu: sampling=0: counting only")
+		n=$(dmesg | grep -c "apmu_knobs: sampling=0: counting only")
 		[ "$n" = 1 ] || { echo "# the fallback notice appeared $n times"; rc=1; }
+		rmmod apmu_knobs || rc=1
 		rmmod apmu || rc=1
 	else
-		ktap_fail "insmod apmu.ko sampling=0"
+		ktap_fail "insmod apmu.ko, then apmu_knobs.ko sampling=0"
 		rc=1
+		if grep -q '^apmu ' /proc/modules; then rmmod apmu || true; fi
 	fi
 	sec_end "$1" kselftest:apmu_pmu:nosample $rc
 }
 
-# A PMU without an overflow interrupt, forced (QEMU's node has one, PPI 7): 32-bit event
-# counters (long_counters=0) kept exact across several 2^32 wraps by apmu's per-CPU fold
-# timer (apmu32), sampling refused with EOPNOTSUPP (nosample, noirq), no apmu line in
-# /proc/interrupts (noirq), and the notice said once. apmu.ko unloaded on entry and on
-# return.
+# A PMU without an overflow interrupt, forced by apmu_knobs.ko overflow_irq=0 (QEMU's
+# node has one, PPI 7): 32-bit event counters (long_counters=0) kept exact across several
+# 2^32 wraps by apmu's per-CPU fold timer (apmu32), sampling refused with EOPNOTSUPP
+# (nosample, noirq), no apmu line in /proc/interrupts (noirq), and the notice said once.
+# apmu.ko unloaded on entry and on return.
 sec_noirq() {
 	sec "$1" kselftest:apmu_pmu:noirq
-	if insmod ./apmu.ko long_counters=0 overflow_irq=0; then
+	if [ ! -f ./apmu_knobs.ko ]; then
+		knobs_missing "apmu_pmu noirq"
+		rc=$?
+	elif insmod ./apmu.ko long_counters=0 && insmod ./apmu_knobs.ko overflow_irq=0; then
 		ksft apmu_pmu -f apmu32 -f nosample -f noirq
 		rc=$?
 		n=$(dmesg | grep -c "no overflow interrupt: counting only")
@@ -262,10 +284,12 @@ sec_noirq() {
 			echo "# an apmu interrupt is requested"
 			rc=1
 		fi
+		rmmod apmu_knobs || rc=1
 		rmmod apmu || rc=1
 	else
-		ktap_fail "insmod apmu.ko long_counters=0 overflow_irq=0"
+		ktap_fail "insmod apmu.ko long_counters=0, then apmu_knobs.ko overflow_irq=0"
 		rc=1
+		if grep -q '^apmu ' /proc/modules; then rmmod apmu || true; fi
 	fi
 	sec_end "$1" kselftest:apmu_pmu:noirq $rc
 }

@@ -51,7 +51,7 @@ longwork="./apmu_workload 15000000"
 # The kselftests, apmu only. The core's PMU has no FEAT_PMUv3p5: apmu counts on 32-bit
 # event counters extended through the overflow interrupt, as with long_counters=0 on
 # -cpu max, so the apmu32 and rdpmc32 fixtures run (their wrap tests cross 2^32 by real
-# work); nosample and noirq need other module parameters (sec_nosample, sec_noirq).
+# work); nosample and noirq need apmu_knobs.ko (sec_nosample, sec_noirq).
 # apmu_pmu, the long one, runs on cortex-a72 only (APMU_PFX a72:): neoverse-n1's 32-bit
 # event counters are the same kind (make check's time).
 if [ $drv = apmu ]; then

@@ -3,7 +3,8 @@
  * kselftests for apmu's core PMU, counting: sysfs, exact user-space instruction counts
  * (QEMU -icount makes them deterministic), filters, groups, multiplexing, every listed
  * event, CPU hotplug, the errnos of bad attributes, the 32-bit counter path (apmu32), the
- * counting-only fallback (nosample) and the PMU without an overflow interrupt (noirq).
+ * counting-only fallback (nosample) and the PMU without an overflow interrupt (noirq),
+ * which the test-only apmu_knobs.ko forces.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -1351,18 +1352,13 @@ TEST_F(apmu, exclude_host_and_guest_counts_nothing)
 #define WRAP_RING_PAGES	8
 
 /*
- * Does apmu offer sampling? Not when loaded with sampling=0 (the counting-only fallback)
- * or overflow_irq=0 (as on a PMU without an overflow interrupt).
+ * Does apmu offer sampling? Not with the test-only apmu_knobs.ko loaded with sampling=0
+ * (the counting-only fallback) or overflow_irq=0 (as on a PMU without an overflow
+ * interrupt).
  */
 static int apmu_sampling_offered(void)
 {
-	char buf[8];
-
-	if (!apmu_read_param("sampling", buf, sizeof(buf)) && buf[0] == 'N')
-		return 0;
-	if (!apmu_read_param("overflow_irq", buf, sizeof(buf)) && buf[0] == 'N')
-		return 0;
-	return 1;
+	return !apmu_knob_off("sampling") && !apmu_knob_off("overflow_irq");
 }
 
 FIXTURE(apmu32) {
@@ -1546,9 +1542,9 @@ TEST_F_TIMEOUT(apmu32, cpu_wide_exact_across_wraps, 180)
 }
 
 /*
- * The counting-only fallback (apmu loaded with sampling=0, as when perf_event_overflow()
- * cannot be resolved, or with overflow_irq=0, as on a PMU without an overflow
- * interrupt): sampling is refused, counting still works.
+ * The counting-only fallback (apmu_knobs.ko loaded with sampling=0, as when
+ * perf_event_overflow() cannot be resolved, or with overflow_irq=0, as on a PMU without
+ * an overflow interrupt): sampling is refused, counting still works.
  */
 FIXTURE(nosample) {
 	struct apmu_pmu_info pmu;
@@ -1556,13 +1552,10 @@ FIXTURE(nosample) {
 
 FIXTURE_SETUP(nosample)
 {
-	char buf[8];
-
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
-	ASSERT_EQ(0, apmu_read_param("sampling", buf, sizeof(buf)));
 	if (apmu_sampling_offered())
-		SKIP(return, "sampling is available: load apmu with sampling=0 or overflow_irq=0");
+		SKIP(return, "sampling is available: load the test-only apmu_knobs.ko with sampling=0 or overflow_irq=0");
 }
 
 FIXTURE_TEARDOWN(nosample)
@@ -1604,8 +1597,8 @@ TEST_F(nosample, sampling_refused_counting_exact)
 }
 
 /*
- * No overflow interrupt (apmu loaded with overflow_irq=0, as on a PMU whose node has
- * none): none is requested, so /proc/interrupts has no apmu line, and none was taken
+ * No overflow interrupt (apmu_knobs.ko loaded with overflow_irq=0, as on a PMU whose node
+ * has none): none is requested, so /proc/interrupts has no apmu line, and none was taken
  * (the apmu32 wrap tests, which run before this one, crossed 2^32 several times).
  */
 FIXTURE(noirq) {
@@ -1614,12 +1607,10 @@ FIXTURE(noirq) {
 
 FIXTURE_SETUP(noirq)
 {
-	char buf[8];
-
 	if (apmu_find_pmu(&self->pmu))
 		SKIP(return, "no apmu PMU in /sys/bus/event_source/devices (no PMUv3 bound)");
-	if (apmu_read_param("overflow_irq", buf, sizeof(buf)) || buf[0] != 'N')
-		SKIP(return, "apmu uses the overflow interrupt: load it with overflow_irq=0");
+	if (!apmu_knob_off("overflow_irq"))
+		SKIP(return, "apmu uses the overflow interrupt: load the test-only apmu_knobs.ko with overflow_irq=0");
 }
 
 FIXTURE_TEARDOWN(noirq)

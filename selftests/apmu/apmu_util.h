@@ -182,6 +182,18 @@ static inline int apmu_read_param(const char *name, char *buf, size_t len)
 	return apmu_read_file(path, buf, len);
 }
 
+/*
+ * Is the test-only apmu_knobs.ko loaded with @name=0 (sampling=0, overflow_irq=0), which
+ * puts apmu.ko in that counting-only state? 0 when it is not loaded.
+ */
+static inline int apmu_knob_off(const char *name)
+{
+	char path[128], buf[8];
+
+	snprintf(path, sizeof(path), "/sys/module/apmu_knobs/parameters/%s", name);
+	return !apmu_read_file(path, buf, sizeof(buf)) && buf[0] == 'N';
+}
+
 /* The sum of the "apmu" lines of /proc/interrupts over all CPUs. */
 static inline unsigned long long apmu_irqs(void)
 {

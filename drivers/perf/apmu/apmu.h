@@ -42,6 +42,10 @@
 #define APMU_HWF_BACKEND	GENMASK(15, 12)
 #define APMU_HWF_COUNTER	(ARMPMU_EVT_64BIT | APMU_HWF_BACKEND)
 
+/* perf core leaves PERF_EVENT_FLAG_ARCH to drivers, as for ARMPMU_EVT_* */
+static_assert((PERF_EVENT_FLAG_ARCH & APMU_HWF_IRQ) == APMU_HWF_IRQ);
+static_assert((PERF_EVENT_FLAG_ARCH & APMU_HWF_BACKEND) == APMU_HWF_BACKEND);
+
 struct apmu_pmu;
 
 /**
@@ -61,7 +65,9 @@ struct apmu_pmu;
  * @set_filter: fold the rest of the attribute into hw.config_base (which holds the
  *		event number): exclusion filters, thresholds, and EL0 reads (rdpmc, which
  *		sets PERF_EVENT_FLAG_USER_READ_CNT). Return: 0, or the errno for what the
- *		PMU cannot honour.
+ *		PMU cannot honour. Optional: a PMU without it cannot exclude a mode, and
+ *		is registered with PERF_PMU_CAP_NO_EXCLUDE (perf core then refuses every
+ *		exclude_* bit with -EINVAL, as for the in-tree drivers without it).
  * @get_idx: take free counters for @event in @used (a CPU's, or a scratch map while
  *	     validating a group: @event is not modified). *@flags gets the
  *	     %APMU_HWF_COUNTER bits of the choice (ARMPMU_EVT_64BIT for a 64-bit
@@ -74,7 +80,9 @@ struct apmu_pmu;
  * @disable: stop @event's counter; also its overflow interrupt and flag when it had
  *	     one, so a stale overflow cannot interrupt the next user.
  * @start: let every enabled counter count (the PMU-wide enable), its earlier
- *	   programming in effect first.
+ *	   programming in effect first. Called only while some counter of the calling
+ *	   CPU runs (&apmu_cpu.running not empty), so a backend may leave its PMU-wide
+ *	   enable set whenever it is called.
  * @stop: stop every counter at once, in effect before it returns.
  * @take_overflows: read and clear every set overflow flag (a stale one must not hold
  *		    the interrupt asserted) and, when one of the counters in @used had
@@ -120,6 +128,8 @@ struct apmu_pmu_ops {
  * @fold_timer: on a PMU without an overflow interrupt, folds this CPU's 32-bit counters
  *		before they can wrap (apmu_fold_timer()); pinned to this CPU, hardirq
  * @used: counter indexes in use
+ * @running: counter indexes (events' hw.idx) whose event is started: in use and not
+ *	     stopped by perf (throttled, or stopped inside its bracket) or by the core
  * @pm_stopped: counter indexes (events' hw.idx) whose running event was stopped by
  *		apmu_cpu_pm_save() and must be restarted by apmu_cpu_pm_restore()
  * @events: the event whose hw.idx is each counter index; &apmu_pmu.nr_idx entries
@@ -132,6 +142,7 @@ struct apmu_cpu {
 	/* cold, so before the bitmaps: @used stays next to @events for the hot paths */
 	struct hrtimer fold_timer;
 	DECLARE_BITMAP(used, APMU_MAX_IDX);
+	DECLARE_BITMAP(running, APMU_MAX_IDX);
 	DECLARE_BITMAP(pm_stopped, APMU_MAX_IDX);
 	struct perf_event *events[];
 };
@@ -148,12 +159,16 @@ struct apmu_cpu {
  * @name: PMU name in /sys/bus/event_source/devices/
  * @nr_idx: counter indexes the backend uses (0 to @nr_idx - 1); at most %APMU_MAX_IDX
  * @num_counters: the PMU's general-purpose counters, for messages (set by @ops->probe)
+ * @num_dedicated: its dedicated counters (a cycle counter, ...), for messages (set by
+ *		   @ops->probe)
  * @info: what @ops->probe found, for the line that announces the PMU
  * @irq: the overflow interrupt when it is one per-CPU PPI, or 0
  * @irq_percpu: @irq is a PPI; otherwise each CPU has its own SPI in &struct apmu_cpu
- * @has_irq: the PMU has an overflow interrupt, and the overflow_irq parameter lets apmu
- *	     use it. Without one, sampling is refused and 32-bit counters are folded by
- *	     each CPU's &apmu_cpu.fold_timer instead
+ * @has_irq: the PMU has an overflow interrupt apmu uses. Without one, sampling is
+ *	     refused and 32-bit counters are folded by each CPU's &apmu_cpu.fold_timer
+ *	     instead
+ * @run_irq_work: the overflow handler runs perf's pending irq_work
+ *		  (&apmu_backend.run_irq_work)
  * @node: cpuhp multi-instance node
  * @cpu_pm_nb: CPU PM notifier: PMU state across core power-down
  *
@@ -169,10 +184,12 @@ struct apmu_pmu {
 	const char *name;
 	unsigned int nr_idx;
 	unsigned int num_counters;
+	unsigned int num_dedicated;
 	char info[64];
 	int irq;
 	bool irq_percpu;
 	bool has_irq;
+	bool run_irq_work;
 	struct hlist_node node;
 	struct notifier_block cpu_pm_nb;
 };
@@ -182,6 +199,37 @@ static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 	return container_of(pmu, struct apmu_pmu, pmu);
 }
 
+/**
+ * struct apmu_backend - one kind of PMU, as the platform glue (core/platform.c) binds it
+ * @name: the kind, for messages
+ * @of_match: the device tree compatibles of its PMUs (.data: the backend's), or NULL
+ * @id_table: the platform device names of its PMUs (board files), or NULL
+ * @intree_initcall: the init of the in-tree driver for the same devices, which
+ *		     initcall_blacklist= must name for apmu to bind them
+ * @alloc: a device-managed instance for the matched device, with @ops, @nr_idx,
+ *	   @attr_groups and @name set. Return: the core's part of it, or an ERR_PTR()
+ *	   (-ENODEV: no PMU of this kind there).
+ * @sysctl_register: register the sysctls the backend owns; called in process context
+ *		     each time one of its PMUs is registered (so it must do nothing once
+ *		     they are). Optional.
+ * @sysctl_unregister: unregister them, at module unload. Optional.
+ * @run_irq_work: the overflow handler runs perf's pending irq_work itself, for
+ *		  architectures that may raise no interrupt for it
+ *
+ * Each backend defines one; the PMU's capabilities follow from its ops (no set_filter:
+ * PERF_PMU_CAP_NO_EXCLUDE).
+ */
+struct apmu_backend {
+	const char *name;
+	const struct of_device_id *of_match;
+	const struct platform_device_id *id_table;
+	const char *intree_initcall;
+	struct apmu_pmu *(*alloc)(struct device *dev);
+	void (*sysctl_register)(void);
+	void (*sysctl_unregister)(void);
+	bool run_irq_work;
+};
+
 /*
  * The backends in apmu.ko (Kbuild): PMUv3 on arm64 and on 32-bit kernels for ARMv7 and
  * later CPUs (CPU_V7); XScale on ARMv5 kernels with XScale support (CPU_XSCALE). The two
@@ -190,19 +238,23 @@ static inline struct apmu_pmu *to_apmu(struct pmu *pmu)
 #define APMU_HAVE_PMUV3		(IS_ENABLED(CONFIG_ARM64) || IS_ENABLED(CONFIG_CPU_V7))
 #define APMU_HAVE_XSCALE	IS_ENABLED(CONFIG_CPU_XSCALE)
 
-/* pmuv3/: the PMUv3 backend; its device tree compatibles (.data: its PMU's description) */
-struct apmu_pmu *apmu_pmuv3_alloc(struct device *dev);
-extern const struct of_device_id apmu_pmuv3_of_match[];
-/* xscale/: the XScale backend */
-struct apmu_pmu *apmu_xscale_alloc(struct device *dev);
+extern const struct apmu_backend apmu_pmuv3_backend;	/* pmuv3/pmu.c */
+extern const struct apmu_backend apmu_xscale_backend;	/* xscale/pmu.c */
 
-/* core/irq.c: overflow interrupt wiring */
-struct platform_device;
-int apmu_irq_parse(struct platform_device *pdev, struct apmu_pmu *pmu);
-int apmu_irq_request(struct apmu_pmu *pmu);
-void apmu_irq_free(struct apmu_pmu *pmu);
+/* core/platform.c: the platform driver, and the overflow interrupt from DT to CPUs */
+int apmu_platform_init(void);
+void apmu_platform_exit(void);
 void apmu_irq_cpu_online(struct apmu_pmu *pmu, unsigned int cpu);
 void apmu_irq_cpu_offline(struct apmu_pmu *pmu, unsigned int cpu);
+#if IS_ENABLED(CONFIG_KUNIT)
+extern bool apmu_irq_ignore;
+#endif
+
+/* core/hotplug.c: CPU hotplug and CPU PM */
+int apmu_hotplug_init(void);
+void apmu_hotplug_exit(void);
+int apmu_hotplug_add(struct apmu_pmu *pmu);
+void apmu_hotplug_remove(struct apmu_pmu *pmu);
 
 /*
  * core/overflow.c: sample delivery, through perf_event_overflow() and
@@ -217,6 +269,9 @@ extern apmu_overflow_fn apmu_overflow;
 extern apmu_took_fn apmu_took;
 extern apmu_lost_fn apmu_lost;
 bool apmu_overflow_init(void);
+#if IS_ENABLED(CONFIG_KUNIT)
+void apmu_overflow_test_sampling(bool on);
+#endif
 
 /*
  * Tell the event's reader that @lost samples were dropped (PERF_RECORD_LOST_SAMPLES,
@@ -278,15 +333,17 @@ extern const struct attribute_group apmu_cpus_group;
  */
 #define APMU_ARM_32BIT		BIT_ULL(31)
 
-/* core/user_access.c: rdpmc */
+/*
+ * core/user_access.c: rdpmc. apmu_sysctl_user_access is the policy, which the backend
+ * that has EL0 reads exposes as its sysctl (PMUv3: kernel.perf_user_access) and sets
+ * through apmu_user_access_set().
+ */
 extern int apmu_sysctl_user_access;
 void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu);
 void apmu_user_access_reset_cpu(struct apmu_cpu *cpu);
 void apmu_user_access_set(int on);
 void apmu_user_event_destroy(struct perf_event *event);
 int apmu_event_idx(struct perf_event *event);
-void apmu_user_access_register(void);
-void apmu_user_access_unregister(void);
 
 /* A format/ field ATTR_CFG_FLD_<name>_*: its bits in its config word, its hex digits */
 #define APMU_FLD_MASK(name)	\

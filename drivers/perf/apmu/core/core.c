@@ -4,7 +4,10 @@
  * add/del/start/stop/read and the interrupt only touch the current CPU's
  * &struct apmu_cpu and, through the backend's &struct apmu_pmu_ops, its counters.
  */
+#define pr_fmt(fmt) "apmu: " fmt
+
 #include <linux/bitmap.h>
+#include <linux/cleanup.h>
 #include <linux/hrtimer.h>
 #include <linux/irq_work.h>
 #include <linux/overflow.h>
@@ -182,12 +185,14 @@ static void apmu_fold_start(struct apmu_cpu *cpu)
 			      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-static __always_inline void apmu_start(struct perf_event *event, int flags)
+/* perf's start() of @event, on @cpu: the calling CPU's state */
+static __always_inline void apmu_cpu_start(struct apmu_cpu *cpu, struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
 
 	hwc->state = 0;
+	__set_bit(hwc->idx, cpu->running);
 	if (is_sampling_event(event)) {
 		apmu_set_period(event);
 		hwc->flags |= APMU_HWF_IRQ;
@@ -200,13 +205,14 @@ static __always_inline void apmu_start(struct perf_event *event, int flags)
 		} else {
 			/* no interrupt to enable: the CPU's fold timer extends the counter */
 			hwc->flags &= ~APMU_HWF_IRQ;
-			apmu_fold_start(this_cpu_ptr(pmu->hw));
+			apmu_fold_start(cpu);
 		}
 	}
 	pmu->ops->enable(event);
 }
 
-static __always_inline void apmu_stop(struct perf_event *event, int flags)
+/* perf's stop() of @event, on @cpu: the calling CPU's state */
+static __always_inline void apmu_cpu_stop(struct apmu_cpu *cpu, struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
@@ -216,6 +222,17 @@ static __always_inline void apmu_stop(struct perf_event *event, int flags)
 	pmu->ops->disable(event);
 	apmu_fold(event);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
+	__clear_bit(hwc->idx, cpu->running);
+}
+
+static void apmu_start(struct perf_event *event, int flags)
+{
+	apmu_cpu_start(this_cpu_ptr(to_apmu(event->pmu)->hw), event);
+}
+
+static void apmu_stop(struct perf_event *event, int flags)
+{
+	apmu_cpu_stop(this_cpu_ptr(to_apmu(event->pmu)->hw), event);
 }
 
 static int apmu_add(struct perf_event *event, int flags)
@@ -240,7 +257,7 @@ static int apmu_add(struct perf_event *event, int flags)
 	cpu->events[idx] = event;
 	hwc->state = PERF_HES_STOPPED | PERF_HES_UPTODATE;
 	if (flags & PERF_EF_START)
-		apmu_start(event, PERF_EF_RELOAD);
+		apmu_cpu_start(cpu, event);
 	apmu_update_userpage(event);
 	return 0;
 }
@@ -251,7 +268,7 @@ static void apmu_del(struct perf_event *event, int flags)
 	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
 	struct hw_perf_event *hwc = &event->hw;
 
-	apmu_stop(event, PERF_EF_UPDATE);
+	apmu_cpu_stop(cpu, event);
 	cpu->events[hwc->idx] = NULL;
 	/*
 	 * cpu->pm_stopped needs no clearing: it is set only between apmu_cpu_pm_save() and
@@ -281,6 +298,16 @@ static bool apmu_cpu_idle(struct apmu_cpu *cpu)
 }
 
 /*
+ * Does some counter count once the PMU-wide enable is set? Only then is the backend's
+ * start() called (its contract): held counters may all be stopped (throttled, or stopped
+ * inside perf's bracket), and a PMU-wide enable with nothing to count is left off.
+ */
+static bool apmu_cpu_running(struct apmu_cpu *cpu)
+{
+	return !bitmap_empty(cpu->running, APMU_MAX_IDX);
+}
+
+/*
  * The PMU-wide enable gates every counter at once, so perf's pmu_disable()/pmu_enable()
  * bracket around a group's add makes the group start and stop counting together.
  * pmu_enable() also ends every context switch of a task with events, which is where EL0
@@ -291,7 +318,7 @@ static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
 	if (unlikely(READ_ONCE(apmu_sysctl_user_access)))
 		apmu_user_access_update(pmu, cpu);
-	if (apmu_cpu_idle(cpu))
+	if (!apmu_cpu_running(cpu))
 		return;
 	pmu->ops->start(pmu);
 }
@@ -359,7 +386,7 @@ void apmu_cpu_pm_save(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 		/* the odd half of a pair is the same event; a stopped event stays stopped */
 		if (!event || event->hw.idx != idx || (event->hw.state & PERF_HES_STOPPED))
 			continue;
-		apmu_stop(event, PERF_EF_UPDATE);
+		apmu_cpu_stop(cpu, event);
 		__set_bit(idx, cpu->pm_stopped);
 	}
 }
@@ -393,7 +420,7 @@ void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 			continue;
 		hwc = &event->hw;
 		if (test_bit(idx, cpu->pm_stopped)) {
-			apmu_start(event, PERF_EF_RELOAD);
+			apmu_cpu_start(cpu, event);
 			/* re-armed: an rdpmc reader needs the new offset */
 			apmu_update_userpage(event);
 		} else {
@@ -532,16 +559,13 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_online);
  */
 void apmu_fold_cpu_offline(struct apmu_cpu *cpu)
 {
-	unsigned long flags;
-
 	/* first, so neither apmu_start() nor the callback queues it again */
 	WRITE_ONCE(cpu->fold_on, false);
 	hrtimer_cancel(&cpu->fold_timer);
 	if (cpu->pmu->has_irq)
 		return;
-	local_irq_save(flags);
+	guard(irqsave)();
 	apmu_fold_cpu(cpu->pmu, cpu);
-	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_offline);
 
@@ -631,7 +655,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 			continue;
 		sregs = apmu_sample_regs(event, regs);
 		if (sregs && apmu_event_overflow(event, &data, sregs))
-			apmu_stop(event, 0);
+			apmu_cpu_stop(cpu, event);
 	}
 	/*
 	 * The flags taken were cleared in effect when take_overflows() stopped the
@@ -639,19 +663,11 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	 * is told the handler is done (else it is taken again, for nothing); start() puts
 	 * the re-armed counters' values in effect before they count.
 	 */
-	if (!apmu_cpu_idle(cpu))
+	if (apmu_cpu_running(cpu))
 		pmu->ops->start(pmu);
 
-	/*
-	 * perf queues its wakeups as irq_work. Where the architecture raises an interrupt
-	 * for that (arm64; SMP 32-bit Arm: a self-IPI), it runs right after this handler, as
-	 * for the in-tree driver; a uniprocessor ARMv5 kernel has none, and would deliver
-	 * them at the next tick only: run them here. Not arch_irq_work_has_interrupt(): on
-	 * 32-bit Arm that is is_smp(), which reads smp_on_up, not exported to modules
-	 * (CONFIG_SMP_ON_UP, as in multi_v7_defconfig and distribution kernels), so 32-bit
-	 * Arm runs them here too, as in-tree does.
-	 */
-	if (!IS_ENABLED(CONFIG_ARM64))
+	/* perf's wakeups are irq_work: where no interrupt may run them, run them now */
+	if (pmu->run_irq_work)
 		irq_work_run();
 	apmu_sample_took(sched_clock() - start);
 	return IRQ_HANDLED;
@@ -704,12 +720,12 @@ spans_pmus:
 	dev_dbg(pmu->dev, "group mixes hardware events of two PMUs\n");
 	return -EINVAL;
 too_big:
-	dev_dbg(pmu->dev, "group needs more counters than the %u+1 implemented\n",
-		pmu->num_counters);
+	dev_dbg(pmu->dev, "group needs more counters than the %u implemented\n",
+		pmu->num_counters + pmu->num_dedicated);
 	return -EINVAL;
 never_fits:
-	dev_dbg(pmu->dev, "no counter of this PMU (%u+1) can ever take the event\n",
-		pmu->num_counters);
+	dev_dbg(pmu->dev, "no counter of this PMU (%u) can ever take the event\n",
+		pmu->num_counters + pmu->num_dedicated);
 	return -EINVAL;
 }
 
@@ -756,16 +772,19 @@ static int apmu_event_init(struct perf_event *event)
 		return -EOPNOTSUPP;
 	}
 	if (is_sampling_event(event) && !pmu->has_irq) {
-		dev_dbg(pmu->dev, "sampling needs the overflow interrupt: none in the DT, or overflow_irq=0\n");
+		dev_dbg(pmu->dev, "sampling needs the overflow interrupt, which this PMU has not\n");
 		return -EOPNOTSUPP;
 	}
 
 	hwc->idx = -1;
 	hwc->flags = 0;
 	hwc->config_base = ret;
-	ret = pmu->ops->set_filter(event);
-	if (ret)
-		return ret;
+	/* without set_filter(): PERF_PMU_CAP_NO_EXCLUDE, perf core checks the rest */
+	if (pmu->ops->set_filter) {
+		ret = pmu->ops->set_filter(event);
+		if (ret)
+			return ret;
+	}
 	ret = apmu_validate_group(event);
 	if (ret)
 		return ret;
@@ -811,13 +830,21 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmu_alloc_cpus);
  * apmu_pmu_init() - fill the perf PMU callbacks of an instance
  * @pmu: instance, with @ops, @attr_groups, @name and @supported_cpus set
  * @owner: module that holds the code; open events pin it, so rmmod waits for them
+ *
+ * The capabilities follow from the ops: no &apmu_pmu_ops.set_filter, no mode exclusion
+ * (PERF_PMU_CAP_NO_EXCLUDE).
  */
 void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner)
 {
+	int caps = PERF_PMU_CAP_EXTENDED_HW_TYPE;
+
+	/* what the backend leaves out, as in-tree (armpmu_register()) */
+	if (!pmu->ops->set_filter)
+		caps |= PERF_PMU_CAP_NO_EXCLUDE;
 	pmu->pmu = (struct pmu) {
 		.module		= owner,
 		.task_ctx_nr	= perf_hw_context,
-		.capabilities	= PERF_PMU_CAP_EXTENDED_HW_TYPE,
+		.capabilities	= caps,
 		.attr_groups	= pmu->attr_groups,
 		.event_init	= apmu_event_init,
 		.add		= apmu_add,

@@ -13,19 +13,16 @@
  * Module.symvers and defines APMU_OVERFLOW_EXPORTED), apmu calls them directly. Otherwise
  * their addresses are looked up once at load with a kprobe (register_kprobe() resolves a
  * symbol name; the probe is removed at once and never fires). When that fails (no
- * CONFIG_KPROBES, a symbol blacklisted for kprobes, or the sampling=0 parameter), apmu
- * counts but refuses sampling events with -EOPNOTSUPP, and says so once at load.
+ * CONFIG_KPROBES, a symbol blacklisted for kprobes), apmu counts but refuses sampling
+ * events with -EOPNOTSUPP, and says so once at load.
  */
-#include <linux/moduleparam.h>
+#define pr_fmt(fmt) "apmu: " fmt
+
 #include <linux/perf_event.h>
+#include <kunit/visibility.h>
 
 #include "../apmu.h"
 #include "../compat.h"
-
-static bool sampling = true;
-module_param(sampling, bool, 0444);
-MODULE_PARM_DESC(sampling,
-		 "offer sampling events (default Y; N forces the counting-only fallback)");
 
 apmu_overflow_fn apmu_overflow __read_mostly;
 apmu_took_fn apmu_took __read_mostly;
@@ -48,6 +45,13 @@ static void apmu_overflow_lookup(void)
 }
 #endif
 
+static void apmu_overflow_clear(void)
+{
+	apmu_overflow = NULL;
+	apmu_took = NULL;
+	apmu_lost = NULL;
+}
+
 /**
  * apmu_overflow_init() - resolve perf_event_overflow() once, at module load
  *
@@ -55,16 +59,28 @@ static void apmu_overflow_lookup(void)
  */
 bool apmu_overflow_init(void)
 {
-	if (!sampling) {
-		pr_notice("apmu: sampling=0: counting only, sampling events are refused\n");
-		return false;
-	}
 	apmu_overflow_lookup();
 	if (!apmu_overflow || !apmu_took) {
-		pr_notice("apmu: perf_event_overflow()/perf_sample_event_took() cannot be resolved: counting only, sampling events are refused\n");
-		apmu_overflow = NULL;
-		apmu_took = NULL;
-		apmu_lost = NULL;
+		pr_notice("perf_event_overflow()/perf_sample_event_took() cannot be resolved: counting only, sampling events are refused\n");
+		apmu_overflow_clear();
 	}
 	return apmu_overflow;
 }
+
+#if IS_ENABLED(CONFIG_KUNIT)
+/**
+ * apmu_overflow_test_sampling() - for the test-only apmu_knobs.ko: sampling or not
+ * @on: false: as if perf_event_overflow() could not be resolved (sampling events are
+ *	refused); true: resolved again, as at load
+ *
+ * Only while no sampling event of any apmu PMU exists, which the caller ensures.
+ */
+void apmu_overflow_test_sampling(bool on)
+{
+	if (on)
+		apmu_overflow_init();
+	else
+		apmu_overflow_clear();
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_overflow_test_sampling);
+#endif

@@ -2,6 +2,8 @@
 /*
  * apmu: the sysfs show function every backend's events/ files share (APMU_EVENT_ATTR()).
  */
+#define pr_fmt(fmt) "apmu: " fmt
+
 #include <linux/device.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>

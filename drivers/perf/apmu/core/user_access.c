@@ -13,13 +13,15 @@
  * PMCCNTR), not per counter: the counters of CPU-wide events on the same CPU are readable
  * too, as in-tree (apmu.rst says so).
  *
- * The sysctl belongs to the in-tree driver, whose init registers it; when that init was
- * blacklisted (the only way apmu gets a PMU), apmu registers it with the same meaning.
+ * The policy, apmu_sysctl_user_access, is the sysctl of the backend with EL0 reads
+ * (PMUv3: kernel.perf_user_access, pmuv3/pmu.c), which sets it with apmu_user_access_set().
  */
+#define pr_fmt(fmt) "apmu: " fmt
+
+#include <linux/cleanup.h>
 #include <linux/perf_event.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
-#include <linux/sysctl.h>
 #include <kunit/visibility.h>
 
 #include "../apmu.h"
@@ -35,7 +37,6 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_sysctl_user_access);
  * accessors, which spare the preempt_count toggling of this_cpu_read().
  */
 static DEFINE_PER_CPU(struct apmu_cpu *, apmu_user_cpu);
-static struct ctl_table_header *apmu_sysctl_header;
 
 /* EL0 access off on the calling CPU, if @cpu's instance had granted it. */
 static void apmu_user_access_off(struct apmu_cpu *cpu)
@@ -148,13 +149,11 @@ void apmu_user_access_update(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 void apmu_user_event_destroy(struct perf_event *event)
 {
 	struct apmu_cpu *cpu;
-	unsigned long flags;
 
-	local_irq_save(flags);
+	guard(irqsave)();
 	cpu = __this_cpu_read(apmu_user_cpu);
 	if (cpu)
 		apmu_user_access_update(cpu->pmu, cpu);
-	local_irq_restore(flags);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_user_event_destroy);
 
@@ -204,41 +203,3 @@ void apmu_user_access_set(int on)
 		on_each_cpu(apmu_user_access_revoke, NULL, 1);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_user_access_set);
-
-static int apmu_user_access_sysctl(APMU_CTL_CONST struct ctl_table *table, int write,
-				   void *buffer, size_t *lenp, loff_t *ppos)
-{
-	int ret = proc_dointvec_minmax(table, write, buffer, lenp, ppos);
-
-	if (ret || !write)
-		return ret;
-	apmu_user_access_set(READ_ONCE(apmu_sysctl_user_access));
-	return 0;
-}
-
-static struct ctl_table apmu_sysctl_table[] = {
-	{
-		.procname	= "perf_user_access",
-		.data		= &apmu_sysctl_user_access,
-		.maxlen		= sizeof(int),
-		.mode		= 0644,
-		.proc_handler	= apmu_user_access_sysctl,
-		.extra1		= SYSCTL_ZERO,
-		.extra2		= SYSCTL_ONE,
-	},
-	APMU_CTL_TABLE_END
-};
-
-/* kernel.perf_user_access, registered once apmu drives a PMU (see the file comment). */
-void apmu_user_access_register(void)
-{
-	if (!apmu_sysctl_header)
-		apmu_sysctl_header = register_sysctl("kernel", apmu_sysctl_table);
-}
-
-void apmu_user_access_unregister(void)
-{
-	if (apmu_sysctl_header)
-		unregister_sysctl_table(apmu_sysctl_header);
-	apmu_sysctl_header = NULL;
-}

@@ -173,6 +173,8 @@ static int pmuv3_probe(struct apmu_pmu *pmu)
 		dev_info(pmu->dev, "EL2 may trap PMUACR_EL1/PMICNTR_EL0 (entered at EL2, this kernel's EL2 setup does not clear its fine-grained traps): no per-counter EL0 access, no PMICNTR\n");
 	pv->pmuacr = v3p9 && !el2_traps;
 	pv->has_icntr = icntr && !el2_traps;
+	/* PMCCNTR, and PMICNTR where used */
+	pmu->num_dedicated = 1 + pv->has_icntr;
 	pv->cnt_mask = GENMASK_ULL(pmu->num_counters, 0) >> 1 | APMU_CNT_BIT_C;
 	if (pv->has_icntr)
 		pv->cnt_mask |= APMU_CNT_BIT_F0;

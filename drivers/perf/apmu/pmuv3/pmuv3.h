@@ -151,4 +151,7 @@ int apmu_pmuv3_set_filter(struct perf_event *event);
 /* sysfs.c */
 extern const struct attribute_group *apmu_pmuv3_attr_groups[];
 
+/* models.c: the device tree compatibles apmu binds (.data: &struct apmu_pmuv3_model) */
+extern const struct of_device_id apmu_pmuv3_of_match[];
+
 #endif /* __APMU_PMUV3_H */

@@ -121,8 +121,8 @@ static enum hrtimer_restart core_fold(struct core_test *t)
 }
 
 /*
- * A PMU without an overflow interrupt (none in the DT, or overflow_irq=0): a 32-bit
- * counting event gets no interrupt enable; starting it starts its CPU's fold timer,
+ * A PMU without an overflow interrupt (none in the DT, or apmu_knobs.ko overflow_irq=0):
+ * a 32-bit counting event gets no interrupt enable; starting it starts its CPU's fold timer,
  * whose callback folds and re-arms the counter at half range: exact across several
  * 2^32 wraps. A 64-bit counter alone needs no timer, and the callback stops itself
  * once no 32-bit counter runs. Without the fold, each wrap loses 2^32 (shown first).

@@ -3,9 +3,9 @@
  * apmu: a perf_event_attr to an XScale event select. Generic hardware and cache events
  * use the in-tree arm_xscale_pmu.c mappings; raw events are config[7:0] (the format/
  * field "event"), 0xFE being the cycle counter CCNT as in-tree. The XScale counters
- * cannot tell user from kernel time: every exclude_* bit is refused with -EINVAL, as perf
- * core refuses it for the in-tree driver (PERF_PMU_CAP_NO_EXCLUDE), so perf's tools
- * retry without exclude_guest.
+ * cannot tell user from kernel time: the backend has no set_filter(), so its PMU is
+ * registered with PERF_PMU_CAP_NO_EXCLUDE and perf core refuses every exclude_* bit with
+ * -EINVAL, as for the in-tree driver (perf's tools retry without exclude_guest).
  */
 #include <linux/perf_event.h>
 #include <linux/perf/arm_pmu.h>
@@ -106,22 +106,4 @@ raw:
 		return -EINVAL;
 	}
 	return ATTR_CFG_GET_FLD(attr, event);
-}
-
-/**
- * apmu_xscale_set_filter() - the rest of the attribute
- * @event: the event being initialised
- *
- * Return: 0; -EINVAL for any exclude_* bit (XScale counts every mode alike).
- */
-int apmu_xscale_set_filter(struct perf_event *event)
-{
-	struct perf_event_attr *attr = &event->attr;
-
-	if (attr->exclude_user || attr->exclude_kernel || attr->exclude_hv ||
-	    attr->exclude_idle || attr->exclude_host || attr->exclude_guest) {
-		dev_dbg(to_apmu(event->pmu)->dev, "XScale counters cannot exclude a mode\n");
-		return -EINVAL;
-	}
-	return 0;
 }

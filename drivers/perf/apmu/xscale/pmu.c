@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu: an XScale instance for the core: which of the two layouts the CPU has (from its
- * main ID register, as the in-tree arm_xscale_pmu.c decides), its name and its sysfs
- * files besides the core's cpus: format/ and events/ (the in-tree event names).
+ * apmu: the XScale backend as the platform glue binds it: its platform device, and an
+ * instance for the core: which of the two layouts the CPU has (from its main ID
+ * register, as the in-tree arm_xscale_pmu.c decides), its name and its sysfs files
+ * besides the core's cpus: format/ and events/ (the in-tree event names).
  */
 #include <linux/device.h>
 #include <linux/err.h>
+#include <linux/mod_devicetable.h>
+#include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/sysfs.h>
 
@@ -80,7 +83,7 @@ static const struct attribute_group *apmu_xs_attr_groups[] = {
  * Return: the core's part of the instance; ERR_PTR(-ENODEV) for another CPU,
  * ERR_PTR(-ENOMEM).
  */
-struct apmu_pmu *apmu_xscale_alloc(struct device *dev)
+static struct apmu_pmu *apmu_xscale_alloc(struct device *dev)
 {
 	u32 midr = read_cpuid_id();
 	struct apmu_xscale *xs;
@@ -111,3 +114,24 @@ struct apmu_pmu *apmu_xscale_alloc(struct device *dev)
 	xs->pmu.name = v2 ? "apmu_armv5_xscale2" : "apmu_armv5_xscale1";
 	return &xs->pmu;
 }
+
+/*
+ * The XScale PMU has no device tree node: PXA25x and PXA27x board files register a
+ * platform device "xscale-pmu" with the PMU interrupt (arch/arm/mach-pxa/devices.c,
+ * pxa_device_pmu: IRQ_PMU, PXA_IRQ(12)), which the in-tree arm_xscale_pmu.c binds by
+ * driver name. apmu's driver is named "apmu", so it names the device in its id table.
+ */
+static const struct platform_device_id apmu_xscale_id_table[] = {
+	{ .name = "xscale-pmu" },
+	{ }
+};
+MODULE_DEVICE_TABLE(platform, apmu_xscale_id_table);
+
+const struct apmu_backend apmu_xscale_backend = {
+	.name			= "XScale",
+	.id_table		= apmu_xscale_id_table,
+	.intree_initcall	= "xscale_pmu_driver_init",
+	.alloc			= apmu_xscale_alloc,
+	/* ARMv5 kernels are uniprocessor: no interrupt runs perf's irq_work after ours */
+	.run_irq_work		= true,
+};

@@ -90,6 +90,7 @@ static int xs_probe(struct apmu_pmu *pmu)
 	struct apmu_xscale *xs = container_of(pmu, struct apmu_xscale, pmu);
 
 	pmu->num_counters = xs->nr_pmn;
+	pmu->num_dedicated = 1;	/* CCNT */
 	scnprintf(pmu->info, sizeof(pmu->info), "XScale%d, %u event counters + CCNT",
 		  xs->v2 ? 2 : 1, xs->nr_pmn);
 	return 0;
@@ -243,32 +244,14 @@ static void xs_disable(struct perf_event *event)
 }
 
 /*
- * Does an event run on the calling CPU's counters? Held counters may all be stopped
- * (throttled, or stopped inside perf's bracket). INTEN cannot say: without an overflow
- * interrupt (overflow_irq=0) running events have none enabled, and QEMU's PXA27x reads
- * INTEN as zero (apmu.rst, "ARMv5 XScale lane"); the core's state costs no CP14 access.
- */
-static bool xs_running(struct apmu_pmu *pmu)
-{
-	struct apmu_cpu *cpu = this_cpu_ptr(pmu->hw);
-	unsigned int idx;
-
-	for_each_set_bit(idx, cpu->used, pmu->nr_idx)
-		if (cpu->events[idx] && !(cpu->events[idx]->hw.state & PERF_HES_STOPPED))
-			return true;
-	return false;
-}
-
-/*
- * PMNC.E on, when some counter runs: "When the performance monitor is not used at all
- * (PMNC.E = 0x0), hardware ensures minimal power consumption" (manual 3.7.3).
+ * PMNC.E on. The core calls this only while some counter runs, so PMNC.E is clear while
+ * none does: "When the performance monitor is not used at all (PMNC.E = 0x0), hardware
+ * ensures minimal power consumption" (manual 3.7.3).
  */
 static void xs_start(struct apmu_pmu *pmu)
 {
 	struct apmu_xscale *xs = container_of(pmu, struct apmu_xscale, pmu);
 
-	if (!xs_running(pmu))
-		return;
 	if (xs->v2)
 		xscale2_write_pmnc(APMU_XS_PMNC_E);
 	else
@@ -317,7 +300,7 @@ static unsigned long xs_take_overflows(struct apmu_pmu *pmu, const unsigned long
 const struct apmu_pmu_ops APMU_XSCALE_OPS = {
 	.probe		= xs_probe,
 	.map_event	= apmu_xscale_map_event,
-	.set_filter	= apmu_xscale_set_filter,
+	/* no set_filter: XScale counts every mode alike (PERF_PMU_CAP_NO_EXCLUDE) */
 	.get_idx	= xs_get_idx,
 	.put_idx	= xs_put_idx,
 	.read_counter	= xs_read_counter,

@@ -94,6 +94,5 @@ void apmu_xscale_setup(struct apmu_xscale *xs, bool v2, const struct apmu_pmu_op
 
 /* events.c: attribute to event select */
 int apmu_xscale_map_event(struct perf_event *event);
-int apmu_xscale_set_filter(struct perf_event *event);
 
 #endif /* __APMU_XSCALE_H */
