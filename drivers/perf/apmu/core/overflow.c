@@ -16,20 +16,28 @@
  * CONFIG_KPROBES, a symbol blacklisted for kprobes, or the sampling=0 parameter), apmu
  * counts but refuses sampling events with -EOPNOTSUPP, and says so once at load.
  */
+#include <linux/export.h>
 #include <linux/moduleparam.h>
 #include <linux/perf_event.h>
 
 #include "../apmu.h"
 #include "../compat.h"
+#include "../sample.h"
 
 static bool sampling = true;
 module_param(sampling, bool, 0444);
 MODULE_PARM_DESC(sampling,
 		 "offer sampling events (default Y; N forces the counting-only fallback)");
 
-apmu_overflow_fn apmu_overflow __read_mostly;
-apmu_took_fn apmu_took __read_mostly;
-apmu_lost_fn apmu_lost __read_mostly;
+typedef int (*apmu_overflow_fn)(struct perf_event *event, struct perf_sample_data *data,
+				struct pt_regs *regs);
+typedef void (*apmu_took_fn)(u64 sample_len_ns);
+typedef void (*apmu_lost_fn)(struct perf_event *event, u64 lost);
+
+/* As resolved once at load; NULL: sampling is refused (lost samples go unreported) */
+static apmu_overflow_fn apmu_overflow __read_mostly;
+static apmu_took_fn apmu_took __read_mostly;
+static apmu_lost_fn apmu_lost __read_mostly;
 
 #ifdef APMU_OVERFLOW_EXPORTED
 static void apmu_overflow_lookup(void)
@@ -68,3 +76,31 @@ bool apmu_overflow_init(void)
 	}
 	return apmu_overflow;
 }
+
+/* sample.h: what apmu_pcs.ko uses too, hence exported in the namespace "APMU" */
+bool apmu_can_sample(void)
+{
+	return apmu_overflow;
+}
+EXPORT_SYMBOL_NS_GPL(apmu_can_sample, "APMU");
+
+int apmu_event_overflow(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs)
+{
+	return apmu_overflow(event, data, regs);
+}
+EXPORT_SYMBOL_NS_GPL(apmu_event_overflow, "APMU");
+
+void apmu_sample_took(u64 ns)
+{
+	if (apmu_took)
+		apmu_took(ns);
+}
+EXPORT_SYMBOL_NS_GPL(apmu_sample_took, "APMU");
+
+void apmu_lost_samples(struct perf_event *event, u64 lost)
+{
+	if (lost && apmu_lost)
+		apmu_lost(event, lost);
+}
+EXPORT_SYMBOL_NS_GPL(apmu_lost_samples, "APMU");

@@ -41,8 +41,8 @@
 #include <asm/virt.h>
 #include <kunit/visibility.h>
 
-#include "../apmu.h"
 #include "../compat.h"
+#include "../sample.h"
 #include "pcs.h"
 
 #define APMU_PCS_MIN_PERIOD_NS	10000ULL
