@@ -16,9 +16,7 @@
 #include <linux/smp.h>
 
 #include "apmu.h"
-#include "amu/amu.h"
 #include "compat.h"
-#include "pcs/pcs.h"
 
 static enum cpuhp_state apmu_hp_state;
 /*
@@ -305,26 +303,10 @@ static int __init apmu_init(void)
 		goto remove_hp_state;
 	apmu_report_taken_nodes();
 	apmu_report_taken_xscale();
-	/*
-	 * The AMU unit does not depend on the core PMU: it works whoever drives the PMU. Its
-	 * failure does not fail apmu (the core PMU and PC sampling go on); then
-	 * apmu_amu_exit() does nothing.
-	 */
-	ret = apmu_amu_init();
-	if (ret)
-		pr_warn("apmu: amu: AMU unit not available (%d); going on without it\n", ret);
 	if (apmu_nr_pmus)
 		apmu_user_access_register();
-	/* PC sampling stands on its own: it works without a core PMU */
-	ret = apmu_pcs_init();
-	if (ret)
-		goto exit_amu_and_sysctl;
 	return 0;
 
-exit_amu_and_sysctl:
-	apmu_user_access_unregister();
-	apmu_amu_exit();
-	platform_driver_unregister(&apmu_driver);
 remove_hp_state:
 	cpuhp_remove_multi_state(apmu_hp_state);
 	return ret;
@@ -333,9 +315,7 @@ module_init(apmu_init);
 
 static void __exit apmu_exit(void)
 {
-	apmu_pcs_exit();
 	apmu_user_access_unregister();
-	apmu_amu_exit();
 	platform_driver_unregister(&apmu_driver);
 	cpuhp_remove_multi_state(apmu_hp_state);
 }
@@ -343,3 +323,10 @@ module_exit(apmu_exit);
 
 MODULE_DESCRIPTION("apmu: loadable perf PMU driver for the Arm Performance Monitors");
 MODULE_LICENSE("GPL");
+#ifdef CONFIG_ARM64
+/*
+ * The AMU and PC-sampling units are modules of their own (apmu_amu.ko, apmu_pcs.ko, built
+ * for arm64): `modprobe apmu` loads them after apmu, as when they were part of it
+ */
+MODULE_SOFTDEP("post: apmu_amu apmu_pcs");
+#endif

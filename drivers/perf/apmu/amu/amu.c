@@ -33,8 +33,6 @@
 
 static enum cpuhp_state apmu_amu_hp_state;
 static struct apmu_amu apmu_amu_hw = { .regs = &apmu_amu_sysregs };
-/* apmu_amu_init() succeeded: apmu_amu_exit() has something to undo */
-static bool apmu_amu_hw_up;
 
 /* CurrentEL.EL, bits [3:2] */
 #define APMU_CURRENTEL_EL	GENMASK_ULL(3, 2)
@@ -577,15 +575,12 @@ void apmu_amu_unregister(struct apmu_amu *amu)
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_amu_unregister);
 
-/**
- * apmu_amu_init() - module init: the hotplug state, then the unit over the real registers
- *
- * On failure nothing is left behind and apmu_amu_exit() does nothing: the caller may go
- * on without the AMU unit.
- *
- * Return: 0 or a negative errno.
+/*
+ * Module init: the hotplug state, then the unit over the real registers. A CPU without
+ * an AMU is not an error: the module loads and offers nothing (apmu_amu_register()).
+ * Independent of apmu.ko: the AMU is read whoever drives the CPU PMU.
  */
-int apmu_amu_init(void)
+static int __init apmu_amu_init(void)
 {
 	int ret;
 
@@ -601,18 +596,16 @@ int apmu_amu_init(void)
 		cpuhp_remove_multi_state(apmu_amu_hp_state);
 		return ret;
 	}
-	apmu_amu_hw_up = true;
 	return 0;
 }
+module_init(apmu_amu_init);
 
-/**
- * apmu_amu_exit() - module exit: undo apmu_amu_init()
- */
-void apmu_amu_exit(void)
+static void __exit apmu_amu_exit(void)
 {
-	if (!apmu_amu_hw_up)
-		return;
-	apmu_amu_hw_up = false;
 	apmu_amu_unregister(&apmu_amu_hw);
 	cpuhp_remove_multi_state(apmu_amu_hp_state);
 }
+module_exit(apmu_amu_exit);
+
+MODULE_DESCRIPTION("apmu_amu: the Activity Monitors (AMU) counters in sysfs and as a perf PMU");
+MODULE_LICENSE("GPL");

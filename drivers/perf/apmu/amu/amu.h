@@ -221,14 +221,7 @@ struct apmu_amu {
 #define APMU_AMU_CFG_COUNTER	GENMASK_ULL(ATTR_CFG_FLD_counter_HI, ATTR_CFG_FLD_counter_LO)
 #define APMU_AMU_CFG_GROUP	BIT_ULL(ATTR_CFG_FLD_group_LO)
 
-/* amu.c (arm64 only: AArch32 kernels do not enable the AMU) */
-#ifdef CONFIG_ARM64
-int apmu_amu_init(void);
-void apmu_amu_exit(void);
-#else
-static inline int apmu_amu_init(void) { return 0; }
-static inline void apmu_amu_exit(void) { }
-#endif
+/* amu.c */
 int apmu_amu_register(struct apmu_amu *amu);
 void apmu_amu_unregister(struct apmu_amu *amu);
 int apmu_amu_alloc(struct apmu_amu *amu);

@@ -162,14 +162,6 @@ int apmu_pcs_unit_add(struct apmu_pcs_unit *u);
 int apmu_pcs_unit_remove(struct apmu_pcs_unit *u);
 struct apmu_pcs_unit *apmu_pcs_unit_get(int cpu);
 void apmu_pcs_unit_put(struct apmu_pcs_unit *u);
-/* PC sampling is built for arm64 only (Kbuild): FEAT_PCSRv8p9 is an AArch64 kernel's */
-#ifdef CONFIG_ARM64
-int apmu_pcs_init(void);
-void apmu_pcs_exit(void);
-#else
-static inline int apmu_pcs_init(void) { return 0; }
-static inline void apmu_pcs_exit(void) { }
-#endif
 
 /* pmu.c: the apmu_pcs perf PMU */
 #define APMU_PCS_HOST_VHE	BIT(0)	/* the kernel runs at EL2 */

@@ -29,6 +29,7 @@
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -923,3 +924,6 @@ void apmu_pcs_pmu_unregister(void)
 {
 	perf_pmu_unregister(&apmu_pcs_pmu);
 }
+
+/* apmu.ko's sample delivery (sample.h) */
+MODULE_IMPORT_NS("APMU");

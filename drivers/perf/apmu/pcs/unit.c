@@ -374,15 +374,13 @@ static struct notifier_block apmu_pcs_cpu_pm_nb = {
 	.notifier_call = apmu_pcs_cpu_pm_notify,
 };
 
-/**
- * apmu_pcs_init() - PC sampling at module load: hotplug and CPU PM tracking, the frames
- * of the device tree and the pcs= parameter (the apmu_pcs perf PMU comes with them)
- *
- * Independent of the core PMU: works when apmu registers none.
- *
- * Return: 0 or a negative errno (setup failures only; refused frames are reported).
+/*
+ * Module init: hotplug and CPU PM tracking, then the frames of the device tree and of
+ * the pcs= parameter (the apmu_pcs perf PMU comes with the first usable one). Refused
+ * frames are reported, not errors. Independent of the CPU PMU apmu.ko may register: only
+ * sample delivery is apmu.ko's (sample.h).
  */
-int apmu_pcs_init(void)
+static int __init apmu_pcs_init(void)
 {
 	int ret;
 
@@ -401,11 +399,9 @@ remove_hp:
 	cpuhp_remove_state_nocalls(apmu_pcs_hp_state);
 	return ret;
 }
+module_init(apmu_pcs_init);
 
-/**
- * apmu_pcs_exit() - undo apmu_pcs_init()
- */
-void apmu_pcs_exit(void)
+static void __exit apmu_pcs_exit(void)
 {
 	/*
 	 * The units first, with CPU PM still followed: until a unit's sysfs group is gone
@@ -418,3 +414,7 @@ void apmu_pcs_exit(void)
 	cpu_pm_unregister_notifier(&apmu_pcs_cpu_pm_nb);
 	cpuhp_remove_state_nocalls(apmu_pcs_hp_state);
 }
+module_exit(apmu_pcs_exit);
+
+MODULE_DESCRIPTION("apmu_pcs: PC sample-based profiling (FEAT_PCSRv8p9) in sysfs and as a perf PMU");
+MODULE_LICENSE("GPL");
