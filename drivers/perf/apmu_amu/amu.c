@@ -28,7 +28,7 @@
 #include <linux/smp.h>
 #include <kunit/visibility.h>
 
-#include "../compat.h"
+#include "../apmu/compat.h"
 #include "amu.h"
 
 static enum cpuhp_state apmu_amu_hp_state;

@@ -42,8 +42,8 @@
 #include <asm/virt.h>
 #include <kunit/visibility.h>
 
-#include "../compat.h"
-#include "../sample.h"
+#include "../apmu/compat.h"
+#include "../apmu/sample.h"
 #include "pcs.h"
 
 #define APMU_PCS_MIN_PERIOD_NS	10000ULL

@@ -22,7 +22,7 @@
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
 
-#include "../compat.h"
+#include "../apmu/compat.h"
 #include "pcs.h"
 #include "mmio.h"
 

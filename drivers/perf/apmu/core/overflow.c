@@ -6,7 +6,7 @@
  *    perf's CPU-time limit (kernel.perf_cpu_time_max_percent): without it, short periods
  *    can keep a CPU in the handler (seen on QEMU with a 5000-cycle period on both CPUs).
  *  - optionally perf_log_lost_samples() (PERF_RECORD_LOST_SAMPLES), for the samples the
- *    apmu_pcs PMU drops (pcs/pmu.c): looked up the same way (never exported, so without
+ *    apmu_pcs PMU drops (apmu_pcs/pmu.c): looked up the same way (never exported, so without
  *    the lookup apmu_lost is NULL and those drops go unreported).
  *
  * Linux 6.12 exports none of them to modules. Where the kernel does (the build finds them in

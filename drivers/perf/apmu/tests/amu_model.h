@@ -27,7 +27,7 @@
 
 #include <linux/types.h>
 
-#include "../amu/amu.h"
+#include "../../apmu_amu/amu.h"
 
 #define APMU_AMU_MODEL_CPUS	8
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for apmu's Activity Monitors unit (amu/) on the AMU register model: per-CPU
+ * KUnit tests for apmu's Activity Monitors unit (apmu_amu/) on the AMU register model: per-CPU
  * discovery, every cpuN/amu value, the group-1 enable write rule at each Exception-level
  * configuration, and the apmu_amu perf PMU's event_init checks and counter deltas.
  * The model fails a test on any access the architecture or the driver's rules forbid
