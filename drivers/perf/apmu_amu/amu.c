@@ -26,6 +26,7 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <asm/virt.h>
 #include <kunit/visibility.h>
 
 #include "../apmu/compat.h"
@@ -33,9 +34,6 @@
 
 static enum cpuhp_state apmu_amu_hp_state;
 static struct apmu_amu apmu_amu_hw = { .regs = &apmu_amu_sysregs };
-
-/* CurrentEL.EL, bits [3:2] */
-#define APMU_CURRENTEL_EL	GENMASK_ULL(3, 2)
 
 /*
  * The highest implemented Exception level: EL3 if ID_AA64PFR0_EL1.EL3 says it is
@@ -81,7 +79,7 @@ static void apmu_amu_discover_local(struct apmu_amu *amu, struct apmu_amu_cpu *i
 
 	pfr0 = r->read(APMU_AMU_R_PFR0, 0);
 	info->version = FIELD_GET(ID_AA64PFR0_EL1_AMU_MASK, pfr0);
-	info->cur_el = FIELD_GET(APMU_CURRENTEL_EL, r->read(APMU_AMU_R_CURRENTEL, 0));
+	info->cur_el = amu->kernel_el;
 	info->high_el = apmu_amu_highest_el(pfr0);
 	/*
 	 * AMCNTENSET1/CLR1_EL0 writes: IsHighestEL(PSTATE.EL), else UNDEFINED. Only a kernel
@@ -513,7 +511,7 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_amu_free);
 /**
  * apmu_amu_register() - discover the AMU on every online CPU, create cpuN/amu where there
  *	is one, and register the PMU if any CPU has one
- * @amu: the unit: @regs set, the rest zero
+ * @amu: the unit: @regs, @kernel_el and @owner set, the rest zero
  *
  * Return: 0 or a negative errno.
  */
@@ -591,6 +589,12 @@ static int __init apmu_amu_init(void)
 	apmu_amu_hp_state = ret;
 
 	apmu_amu_hw.owner = THIS_MODULE;
+	/*
+	 * A kernel runs at EL2 (VHE) or EL1. Group-1 enables are written only at EL2 with
+	 * ID_AA64PFR0_EL1.EL3 == 0, never at EL1: a hypervisor may hide EL2 there, and the
+	 * MSR would be UNDEFINED.
+	 */
+	apmu_amu_hw.kernel_el = is_kernel_in_hyp_mode() ? 2 : 1;
 	ret = apmu_amu_register(&apmu_amu_hw);
 	if (ret) {
 		cpuhp_remove_multi_state(apmu_amu_hp_state);

@@ -44,6 +44,7 @@ static int amu_test_init(struct kunit *test)
 	apmu_amu_model_init(&t->m);
 	apmu_amu_model_select(&t->m);
 	t->amu.regs = &apmu_amu_model_regs;
+	t->amu.kernel_el = 2;	/* the model's: a VHE kernel */
 	apmu_amu_pmu_init(&t->amu);
 	t->amu.pmu.type = AMU_TEST_TYPE;
 	t->amu.pmu.name = "apmu_amu_test";
@@ -399,6 +400,7 @@ static void amu_write_el_rule(struct kunit *test)
 		t->m.el2[cpu] = c->el2;
 		t->m.cur_el[cpu] = c->cur;
 	}
+	t->amu.kernel_el = c->cur;
 	t->m.en1[0] = BIT(2);
 	amu_discover_all(test, t);
 	KUNIT_EXPECT_EQ(test, t->amu.info[0].writable, c->writable);
