@@ -241,11 +241,6 @@ int apmu_amu_set_enable(struct apmu_amu *amu, unsigned int cpu, unsigned int n, 
 /* sysfs.c */
 int apmu_amu_sysfs_add(struct apmu_amu *amu, unsigned int cpu);
 void apmu_amu_sysfs_remove(struct apmu_amu *amu, unsigned int cpu);
-ssize_t apmu_amu_sysfs_show(struct apmu_amu *amu, unsigned int cpu, const char *name,
-			    char *buf);
-ssize_t apmu_amu_sysfs_store(struct apmu_amu *amu, unsigned int cpu, const char *name,
-			     const char *buf, size_t count);
-umode_t apmu_amu_sysfs_mode(struct apmu_amu *amu, unsigned int cpu, const char *name);
 
 /* pmu.c */
 void apmu_amu_pmu_init(struct apmu_amu *amu);

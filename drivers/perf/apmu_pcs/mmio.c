@@ -48,6 +48,7 @@
 #include <kunit/visibility.h>
 
 #include "pcs.h"
+#include "internal.h"
 #include "mmio.h"
 
 static char *pcs;

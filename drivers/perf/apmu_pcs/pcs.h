@@ -180,10 +180,6 @@ enum apmu_pcs_verdict {
 	APMU_PCS_GUEST,
 };
 
-#if IS_ENABLED(CONFIG_KUNIT)
-enum apmu_pcs_verdict apmu_pcs_classify(const struct apmu_pcs_sample *s, unsigned int host,
-					bool vcpu);
-#endif
 int apmu_pcs_pmu_register(void);
 void apmu_pcs_pmu_unregister(void);
 int apmu_pcs_reader_cpu(int target);

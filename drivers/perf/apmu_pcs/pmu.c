@@ -45,6 +45,7 @@
 #include "../apmu/compat.h"
 #include "../apmu/sample.h"
 #include "pcs.h"
+#include "internal.h"
 
 #define APMU_PCS_MIN_PERIOD_NS	10000ULL
 #define APMU_PCS_RING		4096	/* samples buffered per event, a power of 2 */

@@ -13,7 +13,7 @@
 #include <asm/cputype.h>
 
 #include "pcs_model.h"
-#include "../../apmu_pcs/mmio.h"
+#include "../../apmu_pcs/internal.h"
 
 struct pcs_test {
 	struct apmu_pcs_model m;
