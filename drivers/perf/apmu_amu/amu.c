@@ -30,6 +30,7 @@
 #include <kunit/visibility.h>
 
 #include "../apmu/compat.h"
+#include "../apmu/visibility.h"
 #include "amu.h"
 
 static enum cpuhp_state apmu_amu_hp_state;
@@ -555,7 +556,7 @@ free_info:
 	apmu_amu_free(amu);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(apmu_amu_register);
+EXPORT_SYMBOL_FAKE_IF_KUNIT(apmu_amu_register);
 
 /**
  * apmu_amu_unregister() - undo apmu_amu_register()
@@ -571,7 +572,7 @@ void apmu_amu_unregister(struct apmu_amu *amu)
 	cpuhp_state_remove_instance(apmu_amu_hp_state, &amu->node);
 	apmu_amu_free(amu);
 }
-EXPORT_SYMBOL_IF_KUNIT(apmu_amu_unregister);
+EXPORT_SYMBOL_FAKE_IF_KUNIT(apmu_amu_unregister);
 
 /*
  * Module init: the hotplug state, then the unit over the real registers. A CPU without

@@ -23,6 +23,7 @@
 #include <kunit/visibility.h>
 
 #include "../apmu/compat.h"
+#include "../apmu/visibility.h"
 #include "pcs.h"
 #include "mmio.h"
 
@@ -251,7 +252,7 @@ int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
 		pcs_unit_gone(u);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_add, "APMU_PCS_TEST");
+EXPORT_SYMBOL_FAKE_IF_KUNIT(apmu_pcs_unit_add);
 
 /**
  * apmu_pcs_unit_remove() - take a unit away: its sysfs group first
@@ -295,7 +296,7 @@ int apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
 	pcs_unit_gone(u);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_remove, "APMU_PCS_TEST");
+EXPORT_SYMBOL_FAKE_IF_KUNIT(apmu_pcs_unit_remove);
 
 /**
  * apmu_pcs_unit_get() - the unit sampling @cpu, for a perf event

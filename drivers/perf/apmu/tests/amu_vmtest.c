@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * apmu_amu_test.ko: a test-only module (never part of apmu_amu.ko) that registers an AMU
- * unit over the AMU register model, so that tests in a VM without an AMU (QEMU) reach the
- * real cpuN/amu sysfs files and the real apmu_amu perf PMU, with only the registers faked.
+ * unit over the AMU register model with apmu_amu.ko (its symbols for the fakes, namespace
+ * APMU_FAKE: visibility.h), so that tests in a VM without an AMU (QEMU) reach the real
+ * cpuN/amu sysfs files and the real apmu_amu perf PMU, with only the registers faked.
  *
  * The model's per-CPU configuration is in module parameters (arrays indexed by CPU); a
  * change takes effect when the CPU next comes online (discovery runs then), so a test can
@@ -216,4 +217,4 @@ module_exit(apmu_amu_test_exit);
 
 MODULE_DESCRIPTION("apmu AMU unit over a register model, for tests in VMs without an AMU");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
+MODULE_IMPORT_NS("APMU_FAKE");
