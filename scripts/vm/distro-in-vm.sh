@@ -65,14 +65,25 @@ modload() {
 		echo "apmu is still loaded: modprobe would not load the DKMS-installed module"
 		return 1
 	fi
-	# apmu.ko's softdep loads the unit modules after it
 	mkdir -p /lib/modules && cp -a /apmu/lib/modules/"$rel" /lib/modules/ &&
-		depmod "$rel" && modprobe apmu && grep '^apmu' /proc/modules &&
-		grep -q '^apmu ' /proc/modules && grep -q '^apmu_amu ' /proc/modules &&
-		grep -q '^apmu_pcs ' /proc/modules && find /lib/modules/"$rel" -name 'apmu*.ko*'
+		depmod "$rel" && modprobe apmu && grep '^apmu ' /proc/modules &&
+		find /lib/modules/"$rel" -name 'apmu*.ko*'
+}
+# kmod's modprobe loads the units after apmu.ko (its softdep); the VM's busybox modprobe
+# applies no softdep: the softdep is checked in the installed module, the units loaded
+# by name (apmu_pcs through modules.dep's dependency on apmu)
+softdep() {
+	tr '\0' '\n' <"$(find /lib/modules/"$rel" -name apmu.ko | head -n 1)" |
+		grep -x 'softdep=post: apmu_amu apmu_pcs'
+}
+units() {
+	modprobe apmu_pcs && modprobe apmu_amu && grep '^apmu' /proc/modules &&
+		grep -q '^apmu_amu ' /proc/modules && grep -q '^apmu_pcs ' /proc/modules
 }
 if [ -d /apmu/lib/modules/"$rel" ]; then
-	ktap_test "modprobe apmu (installed by dkms install) loads apmu, apmu_amu and apmu_pcs" modload
+	ktap_test "modprobe apmu (installed by dkms install)" modload
+	ktap_test "the installed apmu.ko's softdep names apmu_amu and apmu_pcs" softdep
+	ktap_test "modprobe apmu_pcs, apmu_amu (installed by dkms install) load" units
 else
 	ktap_fail "modprobe apmu: no DKMS-installed module tree for $rel"
 fi
