@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/build-7.2.sh: the Linux 7.2 build gate of make check. Builds every module
-# (apmu.ko, apmu_kunit.ko and the test-only modules) against the Linux 7.2 test kernel
-# (scripts/prepare-7.2.sh: linux-source-7.2, allnoconfig + the test fragment, built and
+# (apmu.ko, its units, apmu_kunit.ko and the test-only modules) against the Linux 7.2 test
+# kernel (scripts/prepare-7.2.sh: linux-source-7.2, allnoconfig + the test fragment, built and
 # cached) with W=1 and warnings as errors, modpost resolving every symbol against the
 # kernel's Module.symvers, then runs sparse over them (scripts/sparse-src.sh: a sparse
 # that knows 7.2's headers), checks the PMUv3 device tree table against 7.2's
@@ -22,7 +22,7 @@ set -euo pipefail
 out=$APMU_TOP/build/linux-7.2
 bdir=$out/src
 mkdir -p "$bdir"
-mods="apmu.ko apmu_kunit.ko apmu_knobs.ko apmu_pcs_test.ko apmu_amu_test.ko apmu_cpu_pm_test.ko"
+mods="apmu.ko apmu_amu.ko apmu_pcs.ko apmu_kunit.ko apmu_knobs.ko apmu_pcs_test.ko apmu_amu_test.ko apmu_cpu_pm_test.ko"
 
 ktap_begin build:7.2
 t0=$(date +%s)

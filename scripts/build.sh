@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build everything the VM runs: the test kernel (cached), apmu.ko and apmu_kunit.ko with
-# W=1 and warnings as errors, apmu-stat, and the kselftests (static aarch64, installed by the kernel's
-# kselftest installer into build/kselftest_install). Prints the KDIR.
+# Build everything the VM runs: the test kernel (cached), apmu.ko, its unit modules and
+# apmu_kunit.ko with W=1 and warnings as errors, apmu-stat, and the kselftests (static
+# aarch64, installed by the kernel's kselftest installer into build/kselftest_install).
+# Prints the KDIR.
 # APMU_FLAVOUR=bench: the same for the bench kernel, whose modules are built from a copy
 # of the sources in build/bench (apmu_module_dir), so the tree's own *.ko stay the test
 # kernel's.
@@ -21,7 +22,7 @@ fi
 
 apmu_log "module: make -C $kdir M=$mdir W=1 (warnings are errors)"
 make -s -C "$kdir" M="$mdir" W=1 KCFLAGS=-Werror modules >&2
-for ko in apmu.ko apmu_kunit.ko; do
+for ko in apmu.ko apmu_amu.ko apmu_pcs.ko apmu_kunit.ko; do
 	[ -f "$mdir/$ko" ] || apmu_die "module build produced no $ko"
 done
 

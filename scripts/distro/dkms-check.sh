@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # scripts/distro/dkms-check.sh DIR [KEEP]: the README's `dkms add` and `dkms install` of
-# apmu (dkms.conf) for the Debian kernel fetched into DIR (scripts/distro/fetch.sh), in a
+# apmu (dkms.conf: apmu.ko, apmu_amu.ko, apmu_pcs.ko) for the Debian kernel fetched into DIR (scripts/distro/fetch.sh), in a
 # private DKMS, source and install tree, so nothing of the host's DKMS state changes.
 # With KEEP, the installed tree is copied to KEEP/lib/modules/<release>/ (for the VM).
 # The build is cross (ARCH/CROSS_COMPILE in the environment, -a aarch64, the headers
@@ -37,6 +37,12 @@ case "$ko" in *.xz) xz -dc "$ko" >"$tree/apmu.ko" ;; *) cp "$ko" "$tree/apmu.ko"
 vm=$(modinfo -F vermagic "$tree/apmu.ko")
 echo "installed ${ko#"$tree"/modules/}, vermagic $vm"
 [ "${vm%% *}" = "$rel" ] || exit 1
+# and the unit modules, which apmu.ko's softdep makes `modprobe apmu` load (dkms.conf)
+for m in apmu_amu apmu_pcs; do
+	ko=$(find "$tree/modules/$rel" -name "$m.ko*" | head -n 1)
+	[ -n "$ko" ] || apmu_die "dkms install put no $m.ko under $tree/modules/$rel"
+	echo "installed ${ko#"$tree"/modules/}"
+done
 if [ -n "$keep" ]; then
 	rm -rf "$keep"
 	mkdir -p "$keep/lib/modules"

@@ -99,7 +99,7 @@ big() {
 ktap_testv "instructions:u past 2^32 (N=2200000000): 4400000004 plus tick noise" \
 	big instructions:u
 ktap_testv "cycles:u past 2^32 on the 32-bit PMCCNTR" big cycles:u
-ktap_test "rmmod apmu" rmmod apmu
+ktap_test "rmmod apmu" apmu_unload
 echo "# dmesg tail:"; dmesg | tail -n 5 | sed 's/^/# /'
 ktap_end
 
@@ -107,11 +107,11 @@ ktap_end
 # on arm64 (check-in-vm.sh's kunit:apmu_kunit): loading runs them, debugfs keeps each
 # suite's KTAP, joined here into one KTAP document, suites numbered 1..n.
 ktap_section arm:kunit
-if insmod ./apmu.ko && insmod ./apmu_kunit.ko; then
+if apmu_load && insmod ./apmu_kunit.ko; then
 	kunit_ktap
 	rc=0
 	rmmod apmu_kunit || rc=1
-	rmmod apmu || rc=1
+	apmu_unload || rc=1
 	ktap_section_end $rc
 else
 	ktap_fail "insmod apmu.ko and apmu_kunit.ko"
@@ -119,22 +119,22 @@ else
 fi
 
 if [ -d ./kselftest_install ]; then
-	insmod ./apmu.ko
+	apmu_load
 	for t in apmu_pmu apmu_rdpmc apmu_sampling; do
 		ktap_section "arm:kselftest:$t"
 		ksft $t
 		ktap_section_end $?
 	done
-	rmmod apmu
+	apmu_unload
 	# Without the overflow interrupt (the test-only apmu_knobs.ko probes the PMU again
 	# without it): the 32-bit counters (all of them here, PMCCNTR included) are folded by
 	# the per-CPU timer; the wrap tests must stay exact.
 	ktap_section "arm:kselftest:apmu_pmu:noirq"
-	if insmod ./apmu.ko && insmod ./apmu_knobs.ko overflow_irq=0; then
+	if apmu_load && insmod ./apmu_knobs.ko overflow_irq=0; then
 		ksft apmu_pmu -f apmu32 -f noirq
 		rc=$?
 		rmmod apmu_knobs || rc=1
-		rmmod apmu || rc=1
+		apmu_unload || rc=1
 	else
 		ktap_fail "insmod apmu.ko, then apmu_knobs.ko overflow_irq=0"
 		rc=1

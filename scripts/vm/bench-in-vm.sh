@@ -20,10 +20,10 @@ echo "BENCH-NOTE kernel $(uname -r), $(nproc) CPU"
 if grep -q '^apmu ' /proc/modules; then
 	dmesg | grep -m 1 'apmu.*PMUv3' | sed 's/^/BENCH-NOTE apmu /'
 	bench apmu || exit 1
-	rmmod apmu && insmod ./apmu.ko long_counters=0 || exit 1
+	apmu_unload && apmu_load long_counters=0 || exit 1
 	dmesg | grep 'apmu.*PMUv3' | tail -n 1 | sed 's/^/BENCH-NOTE apmu32 /'
 	bench apmu32 || exit 1
-	rmmod apmu
+	apmu_unload
 else
 	dmesg | grep -m 1 'hw perfevents' | sed 's/^/BENCH-NOTE intree /'
 	bench intree || exit 1

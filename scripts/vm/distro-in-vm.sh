@@ -60,17 +60,30 @@ fi
 readme_pmu=apmu_armv8_pmuv3
 tsec "$pfx" readme
 modload() {
-	# not loaded yet, or modprobe would only find the module vm-run put in /apmu
-	if grep -q '^apmu ' /proc/modules; then
+	# not loaded yet, or modprobe would only find the modules vm-run put in /apmu
+	if grep -q '^apmu' /proc/modules; then
 		echo "apmu is still loaded: modprobe would not load the DKMS-installed module"
 		return 1
 	fi
 	mkdir -p /lib/modules && cp -a /apmu/lib/modules/"$rel" /lib/modules/ &&
 		depmod "$rel" && modprobe apmu && grep '^apmu ' /proc/modules &&
-		find /lib/modules/"$rel" -name 'apmu.ko*'
+		find /lib/modules/"$rel" -name 'apmu*.ko*'
+}
+# kmod's modprobe loads the units after apmu.ko (its softdep); the VM's busybox modprobe
+# applies no softdep: the softdep is checked in the installed module, the units loaded
+# by name (apmu_pcs through modules.dep's dependency on apmu)
+softdep() {
+	tr '\0' '\n' <"$(find /lib/modules/"$rel" -name apmu.ko | head -n 1)" |
+		grep -x 'softdep=post: apmu_amu apmu_pcs'
+}
+units() {
+	modprobe apmu_pcs && modprobe apmu_amu && grep '^apmu' /proc/modules &&
+		grep -q '^apmu_amu ' /proc/modules && grep -q '^apmu_pcs ' /proc/modules
 }
 if [ -d /apmu/lib/modules/"$rel" ]; then
 	ktap_test "modprobe apmu (installed by dkms install)" modload
+	ktap_test "the installed apmu.ko's softdep names apmu_amu and apmu_pcs" softdep
+	ktap_test "modprobe apmu_pcs, apmu_amu (installed by dkms install) load" units
 else
 	ktap_fail "modprobe apmu: no DKMS-installed module tree for $rel"
 fi
@@ -90,8 +103,10 @@ ktap_test "perf stat -e cycles,instructions -- ./apmu_workload 100000" \
 	stat_counts cycles,instructions cycles instructions
 ktap_test "perf stat -e $readme_pmu/inst_retired/u -- ./apmu_workload 100000" \
 	stat_counts "$readme_pmu/inst_retired/u" "$readme_pmu/inst_retired/u"
+modunload() { modprobe -r apmu_pcs apmu_amu apmu && ! grep '^apmu' /proc/modules; }
+ktap_test "modprobe -r apmu_pcs apmu_amu apmu unloads all three" modunload
 tsec_end
-rmmod apmu
+apmu_unload 2>/dev/null
 
 ktap_section "${pfx}dmesg"
 dmesg

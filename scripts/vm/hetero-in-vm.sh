@@ -43,15 +43,15 @@ ktap_test "cpu1 counts again after coming back" only_on 2 $a57 $a53
 # A PC-sample frame the board disables (scripts/vm/pcs-disabled.dts, merged in with
 # vm-run --dtb-extra by scripts/check.sh) at an address nothing answers: a read there is
 # an external abort. apmu.ko loaded at boot without probing it, and a pcs= frame inside
-# its reg is not "described" (refused before any read). apmu.ko plain again afterwards.
+# its reg is not "described" (refused before any read). apmu_pcs.ko plain again afterwards.
 pcs_disabled_node() {
 	grep -q '^apmu ' /proc/modules || { echo "apmu.ko did not load"; return 1; }
 	if ls -d /sys/devices/system/cpu/cpu*/pcsample 2>/dev/null; then return 1; fi
-	rmmod apmu && insmod ./apmu.ko pcs=1:0x9100000 || return 1
+	rmmod apmu_pcs && insmod ./apmu_pcs.ko pcs=1:0x9100000 || return 1
 	dmesg | grep 'apmu_pcs: cpu1 frame 0x0*9100000' | tail -n 1
 	dmesg | grep 'apmu_pcs: cpu1 frame 0x0*9100000 (pcs= parameter)' | tail -n 1 |
 		grep -q 'outside every region the device tree describes' || return 1
-	rmmod apmu && insmod ./apmu.ko
+	rmmod apmu_pcs && insmod ./apmu_pcs.ko
 }
 if [ -d /proc/device-tree/pc-sample@9100000 ]; then
 	ktap_test "a disabled arm,pc-sample-pmu node is not probed, nor described for pcs=" \
@@ -69,10 +69,10 @@ sec_end "$pfx" kselftest:apmu_hetero $?
 
 # again on 32-bit event counters (the cores of such systems mostly have no other kind)
 sec "$pfx" kselftest:apmu_hetero:32bit
-if rmmod apmu && insmod ./apmu.ko long_counters=0; then
+if apmu_unload && apmu_load long_counters=0; then
 	ksft apmu_hetero
 	rc=$?
-	rmmod apmu || rc=1
+	apmu_unload || rc=1
 else
 	ktap_fail "reload apmu.ko long_counters=0"
 	rc=1

@@ -11,7 +11,7 @@ pfx=${APMU_PFX:-}
 ktap_begin "${pfx}intree"
 ktap_test "in-tree armv8_pmuv3 PMU is registered" test -d /sys/bus/event_source/devices/armv8_pmuv3
 perf stat -e cycles -x, -o /tmp/before.txt -- ./apmu_workload 100000
-ktap_test "apmu loads next to the in-tree driver" insmod ./apmu.ko
+ktap_test "apmu and its unit modules load next to the in-tree driver" apmu_load
 ktap_test "one dmesg line says the in-tree driver owns the PMU" \
 	sh -c 'test "$(dmesg | grep -c "apmu: .* is driven by armv8-pmu; core PMU not registered")" = 1'
 ktap_test "apmu registered no core PMU" sh -c '! ls -d /sys/bus/event_source/devices/apmu_* 2>/dev/null'
@@ -24,8 +24,8 @@ ktap_test "AMU unit over the model works next to the in-tree driver" \
 	sh -c 'insmod ./apmu_amu_test.ko && test -r /sys/devices/system/cpu/cpu0/amu/core_cycles &&
 		test -d /sys/bus/event_source/devices/apmu_amu && rmmod apmu_amu_test'
 perf stat -e cycles -x, -o /tmp/after.txt -- ./apmu_workload 100000
-ktap_test "in-tree PMU still counts cycles, apmu unloads" \
-	sh -c 'grep -q "^[0-9][0-9]*,,cycles" /tmp/after.txt && rmmod apmu'
+intree_counts_unload() { grep -q "^[0-9][0-9]*,,cycles" /tmp/after.txt && apmu_unload; }
+ktap_test "in-tree PMU still counts cycles, apmu unloads" intree_counts_unload
 cat /tmp/before.txt /tmp/after.txt | sed 's/^/# /'
 ktap_end
 exit 0

@@ -32,6 +32,29 @@ ksft() {
 # apmu_pmu_name: the first apmu PMU in sysfs (apmu_armv8_pmuv3 in the VM)
 apmu_pmu_name() { (cd /sys/bus/event_source/devices && ls -d apmu_* 2>/dev/null | head -n 1); }
 
+# Loading apmu as `modprobe apmu` does: apmu.ko, then the unit modules (its softdep),
+# apmu_amu.ko and apmu_pcs.ko, where they were built (arm64: the 32-bit Arm and XScale
+# lanes have none). apmu_pcs.ko imports apmu.ko's sample delivery, so it loads after
+# apmu.ko and unloads before it.
+# apmu_load [PARAM...]: apmu.ko with PARAMs (long_counters=0, ...), then the units
+apmu_load() { insmod /apmu/apmu.ko "$@" && apmu_load_units; }
+# apmu_load_units [PCS_PARAM...]: apmu_amu.ko, then apmu_pcs.ko with PCS_PARAMs (pcs=...)
+apmu_load_units() {
+	[ ! -f /apmu/apmu_amu.ko ] || insmod /apmu/apmu_amu.ko || return 1
+	[ ! -f /apmu/apmu_pcs.ko ] || insmod /apmu/apmu_pcs.ko "$@"
+}
+# apmu_unload_units: rmmod the unit modules that are loaded; apmu_unload: then apmu.ko
+apmu_unload_units() {
+	_unit_rc=0
+	for _unit in apmu_pcs apmu_amu; do
+		if grep -q "^$_unit " /proc/modules; then rmmod $_unit || _unit_rc=1; fi
+	done
+	return $_unit_rc
+}
+apmu_unload() { apmu_unload_units && rmmod apmu; }
+# apmu_loaded MODULE: MODULE is loaded
+apmu_loaded() { grep -q "^$1 " /proc/modules; }
+
 # sec PREFIX NAME / sec_end PREFIX NAME RC: a section (ktap_section: the kselftest runner
 # or KUnit prints its results), with the kernel release when there is a prefix;
 # tsec PREFIX NAME: one whose results are printed here (ktap_begin); tsec_end [RC]
@@ -52,7 +75,7 @@ rate_save() { _saved_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate); }
 rate_restore() { echo "$_saved_rate" > /proc/sys/kernel/perf_event_max_sample_rate; }
 
 # KernelCI's form, once: the whole collection with its default arguments, as
-# `run_kselftest.sh -c apmu` after `insmod apmu.ko` (plain parameters). Every program
+# `run_kselftest.sh -c apmu` after `modprobe apmu` (plain parameters). Every program
 # must be ok or SKIP (what needs other parameters, a model or two PMUs skips with the
 # reason). apmu.ko loaded on entry and on return.
 sec_ksft_collection() {
@@ -147,7 +170,8 @@ sec_perf() {
 # The KUnit suites (the options they need: drivers/perf/apmu/tests/.kunitconfig): loading
 # apmu_kunit.ko runs them; debugfs keeps each suite's KTAP. Joined here into one KTAP
 # document, suites numbered 1..n, which scripts/check.sh also hands to the kernel's
-# kunit.py parse. apmu.ko loaded on entry and on return.
+# kunit.py parse. apmu.ko and its units loaded on entry and on return (the suites of the
+# units use apmu_amu.ko's and apmu_pcs.ko's symbols).
 # kunit_ktap [N0]: the KTAP of every apmu_* suite debugfs keeps, joined into one document
 # (the suites renumbered 1..n, as kunit.py parse wants them). Where debugfs keeps only
 # the suites' summaries (Linux 7.2 keeps no case lines there, measured), the kernel log
@@ -187,13 +211,65 @@ sec_kunit() {
 	fi
 }
 
-# Module lifecycle. apmu.ko loaded on entry, unloaded on return.
+# Module lifecycle. apmu.ko and its units loaded on entry, everything unloaded on return.
+# The unit modules (arm64): apmu_pcs holds apmu.ko (it imports its sample delivery,
+# namespace APMU), apmu_amu holds nothing; each loads and unloads on its own, and an open
+# event pins the module of its PMU.
+lc_held_by_pcs() {
+	cat /sys/module/apmu/refcnt; ls /sys/module/apmu/holders
+	! rmmod apmu && apmu_loaded apmu && test -e /sys/module/apmu/holders/apmu_pcs
+}
+lc_units_unload() { apmu_unload_units && apmu_loaded apmu && ! apmu_loaded apmu_amu && ! apmu_loaded apmu_pcs; }
+lc_amu_alone() { insmod ./apmu_amu.ko && ! apmu_loaded apmu && rmmod apmu_amu; }
+lc_pcs_needs_apmu() { # modprobe pulls apmu in for it (depends=apmu); insmod alone refuses
+	tr '\0' '\n' <./apmu_pcs.ko | grep -x -e 'depends=apmu' -e 'import_ns=APMU' | sort |
+		tr '\n' ' ' | grep -qx 'depends=apmu import_ns=APMU ' || return 1
+	! insmod ./apmu_pcs.ko && ! apmu_loaded apmu_pcs &&
+		dmesg | tail -n 5 | grep 'apmu_pcs: Unknown symbol apmu_'
+}
+lc_pcs_alone() {
+	insmod ./apmu.ko && insmod ./apmu_pcs.ko && ! apmu_loaded apmu_amu &&
+		rmmod apmu_pcs && rmmod apmu
+}
+# lc_event_pins UNIT FAKE EVENT PERF_ARGS...: with the test-only FAKE unit module over a
+# register model (the VM has neither an AMU nor PC-sample frames), a perf event open on
+# UNIT's PMU: rmmod of UNIT and of FAKE refused, both still loaded and the event counted
+lc_event_pins() {
+	_u=$1 _f=$2 _e=$3
+	shift 3
+	insmod ./$_u.ko && insmod ./$_f.ko || return 1
+	perf "$@" -e "$_e" -o /tmp/pin.data -- sleep 3 >/dev/null 2>&1 &
+	_pin=$!
+	sleep 1
+	_pin_rc=0
+	! rmmod $_u && ! rmmod $_f && apmu_loaded $_u && apmu_loaded $_f || _pin_rc=1
+	wait $_pin || _pin_rc=1
+	rmmod $_f && rmmod $_u || _pin_rc=1
+	return $_pin_rc
+}
+lc_reload() {
+	apmu_load && test -n "$(ls -d /sys/bus/event_source/devices/apmu_* 2>/dev/null)" &&
+		apmu_unload && ! grep '^apmu' /proc/modules
+}
+lc_pcs_event_pins() {
+	insmod ./apmu.ko || return 1
+	lc_event_pins apmu_pcs apmu_pcs_test apmu_pcs// record -C 1
+	_pcs_rc=$?
+	rmmod apmu || _pcs_rc=1
+	return $_pcs_rc
+}
 sec_lifecycle() {
 	pmu=$(apmu_pmu_name)
 	tsec "$1" lifecycle
 	ktap_test "apmu PMU registered with type and cpus" \
 		sh -c "test -n '$pmu' && test -s /sys/bus/event_source/devices/$pmu/type &&
 			test -s /sys/bus/event_source/devices/$pmu/cpus"
+	_units=0
+	[ -f ./apmu_amu.ko ] && [ -f ./apmu_pcs.ko ] && _units=1
+	if [ $_units = 1 ]; then
+		ktap_test "rmmod apmu refused while apmu_pcs (its holder) is loaded" lc_held_by_pcs
+		ktap_test "the unit modules unload, apmu stays" lc_units_unload
+	fi
 	# An open event pins the module: rmmod must refuse, and counting goes on.
 	perf stat -e cycles -o /tmp/held.txt -- sleep 3 &
 	held=$!
@@ -204,8 +280,21 @@ sec_lifecycle() {
 		sh -c 'grep -E "[0-9,]+ +cycles" /tmp/held.txt && ! grep -q "not counted\|not supported" /tmp/held.txt'
 	ktap_test "rmmod apmu when idle, PMU gone from sysfs" \
 		sh -c 'rmmod apmu && test -z "$(ls -d /sys/bus/event_source/devices/apmu_* 2>/dev/null)"'
-	ktap_test "reload and unload again" \
-		sh -c 'insmod ./apmu.ko && test -n "$(ls -d /sys/bus/event_source/devices/apmu_* 2>/dev/null)" && rmmod apmu'
+	if [ $_units = 1 ]; then
+		ktap_test "apmu_amu loads and unloads alone (it needs nothing of apmu.ko)" lc_amu_alone
+		ktap_test "apmu_pcs depends on apmu (import_ns=APMU): refused without it" \
+			lc_pcs_needs_apmu
+		ktap_test "apmu_pcs loads and unloads over apmu alone (no apmu_amu)" lc_pcs_alone
+		if [ -f ./apmu_amu_test.ko ] && [ -f ./apmu_pcs_test.ko ]; then
+			ktap_test "an open apmu_amu event: rmmod apmu_amu (and its fake unit) refused" \
+				lc_event_pins apmu_amu apmu_amu_test apmu_amu/core_cycles/ stat -a
+			rate_save
+			ktap_test "an open apmu_pcs event: rmmod apmu_pcs (and its fake unit) refused" \
+				lc_pcs_event_pins
+			rate_restore
+		fi
+	fi
+	ktap_test "reload and unload again" lc_reload
 	tsec_end
 }
 
@@ -213,7 +302,7 @@ sec_lifecycle() {
 # with the wrap tests (apmu32, rdpmc32): several 2^31-event overflows each, by real work.
 # apmu.ko unloaded on entry and on return.
 sec_ksft_32bit() {
-	if insmod ./apmu.ko long_counters=0; then
+	if apmu_load long_counters=0; then
 		sec "$1" kselftest:apmu_pmu:32bit
 		ksft_pm apmu_pmu -F nosample -F noirq
 		sec_end "$1" kselftest:apmu_pmu:32bit $?
@@ -222,7 +311,7 @@ sec_ksft_32bit() {
 			ksft $t
 			sec_end "$1" "kselftest:$t:32bit" $?
 		done
-		rmmod apmu
+		apmu_unload
 	else
 		sec "$1" kselftest:apmu_pmu:32bit
 		ktap_fail "insmod apmu.ko long_counters=0"
@@ -250,17 +339,18 @@ sec_nosample() {
 	if [ ! -f ./apmu_knobs.ko ]; then
 		knobs_missing "apmu_pmu nosample"
 		rc=$?
-	elif insmod ./apmu.ko && insmod ./apmu_knobs.ko sampling=0; then
+	elif apmu_load && insmod ./apmu_knobs.ko sampling=0; then
 		ksft apmu_pmu -f nosample
 		rc=$?
 		n=$(dmesg | grep -c "apmu_knobs: sampling=0: counting only")
 		[ "$n" = 1 ] || { echo "# the fallback notice appeared $n times"; rc=1; }
 		rmmod apmu_knobs || rc=1
-		rmmod apmu || rc=1
+		apmu_unload || rc=1
 	else
 		ktap_fail "insmod apmu.ko, then apmu_knobs.ko sampling=0"
 		rc=1
-		if grep -q '^apmu ' /proc/modules; then rmmod apmu || true; fi
+		apmu_unload_units
+		if apmu_loaded apmu; then rmmod apmu || true; fi
 	fi
 	sec_end "$1" kselftest:apmu_pmu:nosample $rc
 }
@@ -275,7 +365,7 @@ sec_noirq() {
 	if [ ! -f ./apmu_knobs.ko ]; then
 		knobs_missing "apmu_pmu noirq"
 		rc=$?
-	elif insmod ./apmu.ko long_counters=0 && insmod ./apmu_knobs.ko overflow_irq=0; then
+	elif apmu_load long_counters=0 && insmod ./apmu_knobs.ko overflow_irq=0; then
 		ksft apmu_pmu -f apmu32 -f nosample -f noirq
 		rc=$?
 		n=$(dmesg | grep -c "no overflow interrupt: counting only")
@@ -285,17 +375,18 @@ sec_noirq() {
 			rc=1
 		fi
 		rmmod apmu_knobs || rc=1
-		rmmod apmu || rc=1
+		apmu_unload || rc=1
 	else
 		ktap_fail "insmod apmu.ko long_counters=0, then apmu_knobs.ko overflow_irq=0"
 		rc=1
-		if grep -q '^apmu ' /proc/modules; then rmmod apmu || true; fi
+		apmu_unload_units
+		if apmu_loaded apmu; then rmmod apmu || true; fi
 	fi
 	sec_end "$1" kselftest:apmu_pmu:noirq $rc
 }
 
 # model_skip MODULE SUITE: the test-only module over a register model is missing. It is
-# built with the KUnit suites (Kbuild: it uses apmu.ko's EXPORT_SYMBOL_IF_KUNIT symbols),
+# built with the KUnit suites (Kbuild: it uses symbols the units export only there),
 # so only for a kernel with CONFIG_KUNIT: there its absence is a failure, elsewhere a
 # SKIP with that reason. One result; returns 1 on failure.
 model_skip() {
@@ -303,18 +394,19 @@ model_skip() {
 		ktap_fail "$2 over the register model: this kernel has KUnit, but no $1"
 		return 1
 	fi
-	ktap_skip "$2 over the register model" "$1 is built only for a kernel with CONFIG_KUNIT (it uses apmu.ko's EXPORT_SYMBOL_IF_KUNIT symbols), which this kernel's config lacks: the model half runs on the test kernel"
+	ktap_skip "$2 over the register model" "$1 is built only for a kernel with CONFIG_KUNIT (it uses symbols the units export only there), which this kernel's config lacks: the model half runs on the test kernel"
 }
 
 # The AMU unit end to end. The plain VM first (QEMU has no AMU: no amu/, no apmu_amu PMU;
-# and what perf shows, kept), then everything else over the register model, through apmu_amu_test.ko: the real
-# cpuN/amu files and the apmu_amu PMU. apmu.ko unloaded on entry and on return.
+# and what perf shows, kept), then everything else over the register model, through
+# apmu_amu_test.ko: the real cpuN/amu files and the apmu_amu PMU of apmu_amu.ko. apmu.ko
+# unloaded on entry and on return.
 sec_amu() {
 	sec "$1" kselftest:apmu_amu
-	step="insmod apmu.ko"
+	step="insmod apmu.ko and its units"
 	# perf_view_unchanged, without the model, keeps perf's view as the baseline that the
 	# same test compares with once apmu_amu_test.ko is loaded
-	if insmod ./apmu.ko && step="apmu_amu -t no_amu_without_model (plain VM)" &&
+	if apmu_load && step="apmu_amu -t no_amu_without_model (plain VM)" &&
 	   ksft apmu_amu -t no_amu_without_model -t perf_view_unchanged; then
 		rc=0
 		if [ -f ./apmu_amu_test.ko ]; then
@@ -328,12 +420,13 @@ sec_amu() {
 		else
 			model_skip apmu_amu_test.ko apmu_amu || rc=1
 		fi
-		rmmod apmu || rc=1
+		apmu_unload || rc=1
 	else
 		ktap_fail "$step failed"
 		rc=1
-		# later sections insmod apmu.ko themselves
-		if grep -q '^apmu ' /proc/modules; then rmmod apmu || true; fi
+		# later sections load apmu themselves
+		apmu_unload_units
+		if apmu_loaded apmu; then rmmod apmu || true; fi
 	fi
 	sec_end "$1" kselftest:apmu_amu $rc
 }
@@ -468,8 +561,9 @@ sec_amustat() {
 		tsec_end
 		return
 	fi
-	if ! insmod ./apmu.ko; then
-		ktap_fail "insmod apmu.ko"
+	if ! apmu_load; then
+		ktap_fail "insmod apmu.ko and its units"
+		apmu_unload_units
 		tsec_end
 		return
 	fi
@@ -479,13 +573,13 @@ sec_amustat() {
 	ktap_test "usage errors: exit status 1 and why" amustat_usage
 	if [ ! -f ./apmu_amu_test.ko ]; then
 		model_skip apmu_amu_test.ko apmu-stat
-		rmmod apmu || ktap_fail "rmmod apmu"
+		apmu_unload || ktap_fail "rmmod apmu and its units"
 		tsec_end
 		return
 	fi
 	if ! insmod ./apmu_amu_test.ko; then
 		ktap_fail "insmod apmu_amu_test.ko"
-		rmmod apmu
+		apmu_unload
 		tsec_end
 		return
 	fi
@@ -521,11 +615,11 @@ sec_amustat() {
 	ktap_test "no AMU model violation" sh -c \
 		'cat /sys/module/apmu_amu_test/parameters/violations; [ "$(cat /sys/module/apmu_amu_test/parameters/violations)" = 0 ]'
 	rmmod apmu_amu_test || ktap_fail "rmmod apmu_amu_test"
-	rmmod apmu || ktap_fail "rmmod apmu"
+	apmu_unload || ktap_fail "rmmod apmu and its units"
 	tsec_end
 }
 
-# PC sampling (FEAT_PCSRv8p9). First the plain VM, which has no external PMU frames: apmu
+# PC sampling (FEAT_PCSRv8p9). First the plain VM, which has no external PMU frames: apmu_pcs
 # loads with bogus pcs= frames - System RAM, the PL011 (another driver's region), the
 # flash (not a PMU), an address no device tree node describes (reading it would abort),
 # the fw_cfg page (described only in part) - refuses each with one message, and shows no
@@ -537,7 +631,8 @@ sec_pcs() {
 	sec "$1" kselftest:apmu_pcs
 	rc=0
 	rate_save
-	if insmod ./apmu.ko pcs=1:0x40000000,1:0x9000000,0:0x0,1:0x9100000,1:0x9020000; then
+	if insmod ./apmu.ko &&
+	   apmu_load_units pcs=1:0x40000000,1:0x9000000,0:0x0,1:0x9100000,1:0x9020000; then
 		ksft apmu_pcs -t plain_vm_bogus_frames_refused || rc=1
 		if [ ! -f ./apmu_pcs_test.ko ]; then
 			model_skip apmu_pcs_test.ko apmu_pcs || rc=1
@@ -548,10 +643,12 @@ sec_pcs() {
 			ktap_fail "insmod apmu_pcs_test.ko"
 			rc=1
 		fi
-		rmmod apmu || rc=1
+		apmu_unload || rc=1
 	else
-		ktap_fail "insmod apmu.ko pcs=..."
+		ktap_fail "insmod apmu.ko, apmu_amu.ko and apmu_pcs.ko pcs=..."
 		rc=1
+		apmu_unload_units
+		if apmu_loaded apmu; then rmmod apmu || true; fi
 	fi
 	rate_restore
 	sec_end "$1" kselftest:apmu_pcs $rc
@@ -603,7 +700,7 @@ long() { # 30 s of sampling on both CPUs
 		tee /tmp/long.txt && [ "$(grep -c '%' /tmp/long.txt)" = 2 ]
 }
 sec_sampling() {
-	insmod ./apmu.ko
+	apmu_load
 	pmu=$(apmu_pmu_name)
 	tsec "$1" sampling
 	rate_save
@@ -625,7 +722,7 @@ sec_sampling() {
 	echo "$pct" > /proc/sys/kernel/perf_cpu_time_max_percent
 	rate_restore
 	tsec_end
-	rmmod apmu
+	apmu_unload
 }
 
 # The sections after KUnit, in the order both lanes run them (apmu.ko loaded on entry,

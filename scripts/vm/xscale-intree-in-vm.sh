@@ -14,7 +14,7 @@ intree_bound() {
 		[ -d /sys/bus/event_source/devices/armv5_xscale2 ]
 }
 apmu_aside() {
-	insmod /apmu/apmu.ko || return 1
+	apmu_load || return 1
 	! ls /sys/bus/event_source/devices/ | grep -q '^apmu_' &&
 		dmesg | grep 'apmu: xscale-pmu is driven by xscale-pmu; core PMU not registered (boot with initcall_blacklist=xscale_pmu_driver_init to use apmu)'
 }
@@ -24,7 +24,7 @@ ktap_begin xscale:intree
 ktap_test "apmu_xscale_dev registers xscale-pmu (IRQ 28)" insmod /apmu/apmu_xscale_dev.ko
 ktap_test "the in-tree driver binds it: armv5_xscale2" intree_bound
 ktap_test "apmu loads, registers no PMU and says why in one line" apmu_aside
-ktap_test "rmmod apmu" rmmod apmu
+ktap_test "rmmod apmu" apmu_unload
 ktap_test "no kernel splat" no_splat
 dmesg | grep -i 'apmu\|xscale\|hw perfevents' | sed 's/^/# /'
 ktap_end "$((_ktap_failed > 0))"

@@ -930,7 +930,7 @@ TEST(sample_tid_in_event_pid_namespace)
 }
 
 /*
- * The plain VM: apmu loaded with bogus pcs= frames and no test module. No pcsample/
+ * The plain VM: apmu_pcs loaded with bogus pcs= frames and no test module. No pcsample/
  * directory, no apmu_pcs PMU (it comes with the first unit), and each entry refused with one
  * message (System RAM, a region another driver owns, a device that is not a PMU, an
  * address nothing describes - which would abort if read).
@@ -949,9 +949,10 @@ TEST(plain_vm_bogus_frames_refused)
 		EXPECT_NE(0, access(path, F_OK)) TH_LOG("%s exists", path);
 	}
 	EXPECT_EQ(-1, pcs_type());
-	ASSERT_EQ(0, apmu_read_file("/sys/module/apmu/parameters/pcs", param, sizeof(param)));
+	ASSERT_EQ(0, apmu_read_file("/sys/module/apmu_pcs/parameters/pcs", param,
+				     sizeof(param)));
 	if (!strcmp(param, "(null)") || !param[0])
-		SKIP(return, "apmu loaded without pcs=");
+		SKIP(return, "apmu_pcs loaded without pcs=");
 	for (p = param; *p; p++)
 		entries += *p == ',';
 	f = popen("dmesg", "r");

@@ -23,6 +23,8 @@
 #include <linux/perf/arm_pmu.h>
 #include <linux/types.h>
 
+#include "sample.h"
+
 /*
  * Counter indexes are the bits of one word: a backend hands the overflow flags of a CPU
  * to the interrupt handler as one unsigned long (33 indexes on AArch64 PMUv3, 32 on
@@ -256,61 +258,11 @@ void apmu_hotplug_exit(void);
 int apmu_hotplug_add(struct apmu_pmu *pmu);
 void apmu_hotplug_remove(struct apmu_pmu *pmu);
 
-/*
- * core/overflow.c: sample delivery, through perf_event_overflow() and
- * perf_sample_event_took() as resolved once at load (NULL: sampling is refused). Inline,
- * so the overflow handler calls them with no wrapper call of its own.
- */
-typedef int (*apmu_overflow_fn)(struct perf_event *event, struct perf_sample_data *data,
-				struct pt_regs *regs);
-typedef void (*apmu_took_fn)(u64 sample_len_ns);
-typedef void (*apmu_lost_fn)(struct perf_event *event, u64 lost);
-extern apmu_overflow_fn apmu_overflow;
-extern apmu_took_fn apmu_took;
-extern apmu_lost_fn apmu_lost;
+/* core/overflow.c: sample delivery (sample.h), resolved once at load */
 bool apmu_overflow_init(void);
 #if IS_ENABLED(CONFIG_KUNIT)
 void apmu_overflow_test_sampling(bool on);
 #endif
-
-/*
- * Tell the event's reader that @lost samples were dropped (PERF_RECORD_LOST_SAMPLES,
- * perf_log_lost_samples()), when that could be resolved (overflow.c); else nothing.
- */
-static inline void apmu_lost_samples(struct perf_event *event, u64 lost)
-{
-	if (lost && apmu_lost)
-		apmu_lost(event, lost);
-}
-
-/* Can sampling events be delivered? */
-static inline bool apmu_can_sample(void)
-{
-	return apmu_overflow;
-}
-
-/* Account @ns spent in the overflow handler to perf's CPU-time limit. */
-static inline void apmu_sample_took(u64 ns)
-{
-	if (apmu_took)
-		apmu_took(ns);
-}
-
-/**
- * apmu_event_overflow() - hand a sample to perf
- * @event: the overflowed sampling event
- * @data: sample data, initialised with the period
- * @regs: the interrupted registers
- *
- * Return: non-zero when perf wants the event stopped (throttling, event limit); the
- * caller stops it. Since 6.16 perf core has stopped it (a throttled event's whole group)
- * by then, through pmu->stop(), and the caller's stop does nothing (compat.h).
- */
-static inline int apmu_event_overflow(struct perf_event *event,
-				      struct perf_sample_data *data, struct pt_regs *regs)
-{
-	return apmu_overflow(event, data, regs);
-}
 
 /* core/core.c: the perf core */
 int apmu_pmu_alloc_cpus(struct apmu_pmu *pmu);

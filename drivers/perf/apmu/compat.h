@@ -34,7 +34,6 @@
 #include <linux/sysfs.h>
 #include <linux/timer.h>
 
-#include "apmu.h"
 #include "apmu_compat_have.h"
 
 /*
@@ -44,8 +43,12 @@
  * 6.2 a second PMU with perf_hw_context (another instance, or apmu loaded again) also
  * needs PERF_PMU_CAP_HETEROGENEOUS_CPUS, as every in-tree arm_pmu has: without it
  * perf_pmu_register() WARNs and demotes the PMU to perf_invalid_context, which refuses
- * every task event. Goes when the oldest supported kernel has ::filter.
+ * every task event. ::filter_match() has no PMU argument to find a filter through: it
+ * calls the core's, by name (the only one apmu has). Goes when the oldest supported
+ * kernel has ::filter.
  */
+bool apmu_pmu_filter(struct pmu *p, int cpu);	/* core/core.c */
+
 #ifdef APMU_HAVE_PMU_FILTER
 static inline void apmu_compat_set_filter(struct pmu *p, bool (*filter)(struct pmu *, int))
 {
@@ -54,7 +57,7 @@ static inline void apmu_compat_set_filter(struct pmu *p, bool (*filter)(struct p
 #else
 static inline int apmu_compat_filter_match(struct perf_event *event)
 {
-	return cpumask_test_cpu(smp_processor_id(), &to_apmu(event->pmu)->supported_cpus);
+	return !apmu_pmu_filter(event->pmu, smp_processor_id());
 }
 
 static inline void apmu_compat_set_filter(struct pmu *p, bool (*filter)(struct pmu *, int))

@@ -362,7 +362,7 @@ static void apmu_pmu_disable(struct pmu *p)
 }
 
 /* perf core skips this PMU's events on CPUs it does not drive (heterogeneous systems) */
-static bool apmu_pmu_filter(struct pmu *p, int cpu)
+bool apmu_pmu_filter(struct pmu *p, int cpu)
 {
 	return !cpumask_test_cpu(cpu, &to_apmu(p)->supported_cpus);
 }

@@ -6,7 +6,7 @@
  *    perf's CPU-time limit (kernel.perf_cpu_time_max_percent): without it, short periods
  *    can keep a CPU in the handler (seen on QEMU with a 5000-cycle period on both CPUs).
  *  - optionally perf_log_lost_samples() (PERF_RECORD_LOST_SAMPLES), for the samples the
- *    apmu_pcs PMU drops (pcs/pmu.c): looked up the same way (never exported, so without
+ *    apmu_pcs PMU drops (apmu_pcs/pmu.c): looked up the same way (never exported, so without
  *    the lookup apmu_lost is NULL and those drops go unreported).
  *
  * Linux 6.12 exports none of them to modules. Where the kernel does (the build finds them in
@@ -18,15 +18,23 @@
  */
 #define pr_fmt(fmt) "apmu: " fmt
 
+#include <linux/export.h>
 #include <linux/perf_event.h>
 #include <kunit/visibility.h>
 
 #include "../apmu.h"
 #include "../compat.h"
+#include "../sample.h"
 
-apmu_overflow_fn apmu_overflow __read_mostly;
-apmu_took_fn apmu_took __read_mostly;
-apmu_lost_fn apmu_lost __read_mostly;
+typedef int (*apmu_overflow_fn)(struct perf_event *event, struct perf_sample_data *data,
+				struct pt_regs *regs);
+typedef void (*apmu_took_fn)(u64 sample_len_ns);
+typedef void (*apmu_lost_fn)(struct perf_event *event, u64 lost);
+
+/* As resolved once at load; NULL: sampling is refused (lost samples go unreported) */
+static apmu_overflow_fn apmu_overflow __read_mostly;
+static apmu_took_fn apmu_took __read_mostly;
+static apmu_lost_fn apmu_lost __read_mostly;
 
 #ifdef APMU_OVERFLOW_EXPORTED
 static void apmu_overflow_lookup(void)
@@ -84,3 +92,31 @@ void apmu_overflow_test_sampling(bool on)
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_overflow_test_sampling);
 #endif
+
+/* sample.h: what apmu_pcs.ko uses too, hence exported in the namespace "APMU" */
+bool apmu_can_sample(void)
+{
+	return apmu_overflow;
+}
+EXPORT_SYMBOL_NS_GPL(apmu_can_sample, "APMU");
+
+int apmu_event_overflow(struct perf_event *event, struct perf_sample_data *data,
+			struct pt_regs *regs)
+{
+	return apmu_overflow(event, data, regs);
+}
+EXPORT_SYMBOL_NS_GPL(apmu_event_overflow, "APMU");
+
+void apmu_sample_took(u64 ns)
+{
+	if (apmu_took)
+		apmu_took(ns);
+}
+EXPORT_SYMBOL_NS_GPL(apmu_sample_took, "APMU");
+
+void apmu_lost_samples(struct perf_event *event, u64 lost)
+{
+	if (lost && apmu_lost)
+		apmu_lost(event, lost);
+}
+EXPORT_SYMBOL_NS_GPL(apmu_lost_samples, "APMU");

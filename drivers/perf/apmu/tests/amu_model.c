@@ -116,7 +116,7 @@ static u64 model_read(enum apmu_amu_reg reg, unsigned int n)
 	struct apmu_amu_model *m = cur;
 	int cpu = raw_smp_processor_id();
 
-	/* ID_AA64PFR0_EL1 and CurrentEL exist whether or not there is an AMU */
+	/* ID_AA64PFR0_EL1 exists whether or not there is an AMU */
 	if (reg == APMU_AMU_R_PFR0) {
 		if (cpu >= APMU_AMU_MODEL_CPUS)
 			return 0;
@@ -126,8 +126,6 @@ static u64 model_read(enum apmu_amu_reg reg, unsigned int n)
 		       FIELD_PREP(ID_AA64PFR0_EL1_EL1_MASK, 1) |
 		       FIELD_PREP(ID_AA64PFR0_EL1_EL0_MASK, 1);
 	}
-	if (reg == APMU_AMU_R_CURRENTEL)
-		return cpu < APMU_AMU_MODEL_CPUS ? (u64)m->cur_el[cpu] << 2 : 1 << 2;
 
 	cpu = model_cpu(m, reg);
 	if (cpu < 0)

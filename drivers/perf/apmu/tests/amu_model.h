@@ -27,7 +27,7 @@
 
 #include <linux/types.h>
 
-#include "../amu/amu.h"
+#include "../../apmu_amu/amu.h"
 
 #define APMU_AMU_MODEL_CPUS	8
 
@@ -38,7 +38,8 @@
  * @amu: ID_AA64PFR0_EL1.AMU, by CPU (0: not implemented, 1: AMUv1, 2: AMUv1p1)
  * @el2: ID_AA64PFR0_EL1.EL2, by CPU (0: EL2 not implemented)
  * @el3: ID_AA64PFR0_EL1.EL3, by CPU (0: EL3 not implemented)
- * @cur_el: the Exception level the kernel runs at (CurrentEL.EL), by CPU
+ * @cur_el: the Exception level the kernel runs at, by CPU, for the highest-EL write
+ *	rule (the unit under test is told it as &apmu_amu.kernel_el)
  * @ncg: AMCFGR_EL0.NCG, by CPU (0: group 0 only)
  * @cg0nc: AMCGCR_EL0.CG0NC, by CPU
  * @cg1nc: AMCGCR_EL0.CG1NC, by CPU (read as is, even when @ncg is 0)

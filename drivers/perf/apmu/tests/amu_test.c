@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for apmu's Activity Monitors unit (amu/) on the AMU register model: per-CPU
+ * KUnit tests for apmu's Activity Monitors unit (apmu_amu/) on the AMU register model: per-CPU
  * discovery, every cpuN/amu value, the group-1 enable write rule at each Exception-level
  * configuration, and the apmu_amu perf PMU's event_init checks and counter deltas.
  * The model fails a test on any access the architecture or the driver's rules forbid
@@ -17,6 +17,7 @@
 #include <linux/string.h>
 
 #include "amu_model.h"
+#include "../../apmu_amu/internal.h"
 
 /* A PMU type no registered PMU has: event_init is called directly */
 #define AMU_TEST_TYPE	0x7ffffff0
@@ -44,6 +45,7 @@ static int amu_test_init(struct kunit *test)
 	apmu_amu_model_init(&t->m);
 	apmu_amu_model_select(&t->m);
 	t->amu.regs = &apmu_amu_model_regs;
+	t->amu.kernel_el = 2;	/* the model's: a VHE kernel */
 	apmu_amu_pmu_init(&t->amu);
 	t->amu.pmu.type = AMU_TEST_TYPE;
 	t->amu.pmu.name = "apmu_amu_test";
@@ -83,11 +85,40 @@ static __printf(2, 3) const char *amu_fmt(struct kunit *test, const char *fmt, .
 	return s;
 }
 
+/* The cpuN/amu file @name, or NULL */
+static const struct apmu_amu_attr *amu_attr(const char *name)
+{
+	struct attribute **a;
+
+	for (a = apmu_amu_attrs; *a; a++)
+		if (!strcmp((*a)->name, name))
+			return to_amu_attr(container_of(*a, struct device_attribute, attr));
+	return NULL;
+}
+
+/* The mode cpuN/amu/@name has (apmu_amu_visible()), 0 where it is absent */
+static umode_t amu_mode(struct amu_test *t, unsigned int cpu, const char *name)
+{
+	const struct apmu_amu_attr *a = amu_attr(name);
+
+	return a ? apmu_amu_visible(&t->amu, cpu, a) : 0;
+}
+
+/* What reading cpuN/amu/@name returns, through the file's own handler; -ENOENT if absent */
+static ssize_t amu_show_raw(struct amu_test *t, unsigned int cpu, const char *name)
+{
+	const struct apmu_amu_attr *a = amu_attr(name);
+
+	if (!a || !apmu_amu_visible(&t->amu, cpu, a))
+		return -ENOENT;
+	return apmu_amu_show_one(&t->amu, cpu, a, t->buf);
+}
+
 /* cpuN/amu/@name as read, or "error <errno>" */
 static const char *amu_show(struct kunit *test, struct amu_test *t, unsigned int cpu,
 			    const char *name)
 {
-	ssize_t ret = apmu_amu_sysfs_show(&t->amu, cpu, name, t->buf);
+	ssize_t ret = amu_show_raw(t, cpu, name);
 
 	if (ret < 0)
 		return amu_fmt(test, "error %zd", ret);
@@ -97,7 +128,11 @@ static const char *amu_show(struct kunit *test, struct amu_test *t, unsigned int
 static ssize_t amu_store(struct amu_test *t, unsigned int cpu, const char *name,
 			 const char *val)
 {
-	return apmu_amu_sysfs_store(&t->amu, cpu, name, val, strlen(val));
+	const struct apmu_amu_attr *a = amu_attr(name);
+
+	if (!a || !apmu_amu_visible(&t->amu, cpu, a))
+		return -ENOENT;
+	return apmu_amu_store_one(&t->amu, cpu, a, val, strlen(val));
 }
 
 static struct perf_event *amu_event(struct kunit *test, struct amu_test *t, u64 config,
@@ -133,7 +168,7 @@ static void amu_discover_not_enabled(struct kunit *test)
 		KUNIT_EXPECT_EQ(test, t->amu.info[cpu].absent, APMU_AMU_NOT_ENABLED);
 	KUNIT_EXPECT_TRUE(test, cpumask_empty(&t->amu.cpus));
 	KUNIT_EXPECT_EQ(test, t->m.reads, 0);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "core_cycles"), 0);
 	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "core_cycles"), "error -2");
 }
 
@@ -149,7 +184,7 @@ static void amu_discover_mixed(struct kunit *test)
 	amu_discover_all(test, t);
 	KUNIT_EXPECT_EQ(test, t->amu.info[0].absent, APMU_AMU_NOT_ENABLED);
 	KUNIT_EXPECT_FALSE(test, cpumask_test_cpu(0, &t->amu.cpus));
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "core_cycles"), 0);
 	for_each_online_cpu(cpu) {
 		if (cpu == 0 || cpu >= APMU_AMU_MODEL_CPUS)
 			continue;
@@ -168,15 +203,15 @@ static void amu_discover_counts(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->amu.info[0].ncg, 1);
 	KUNIT_EXPECT_EQ(test, t->amu.info[0].cg0nc, 4);
 	KUNIT_EXPECT_EQ(test, t->amu.info[0].cg1nc, 3);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0400);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "const_cycles"), 0400);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "inst_retired"), 0400);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "mem_stall_cycles"), 0400);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux2_event"), 0400);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux2_count"), 0400);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux2_enable"), 0600);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux3_event"), 0);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux3_enable"), 0);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "core_cycles"), 0400);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "const_cycles"), 0400);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "inst_retired"), 0400);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "mem_stall_cycles"), 0400);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "aux2_event"), 0400);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "aux2_count"), 0400);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "aux2_enable"), 0600);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "aux3_event"), 0);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "aux3_enable"), 0);
 	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "aux3_count"), "error -2");
 	KUNIT_EXPECT_EQ(test, t->amu.g1_max, num_online_cpus() > 1 ? 4 : 3);
 }
@@ -195,7 +230,7 @@ static void amu_discover_group0_only(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->amu.info[0].cg1nc, 0);
 	for (n = 0; n < APMU_AMU_NR_G1; n++) {
 		snprintf(name, sizeof(name), "aux%u_enable", n);
-		KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, name), 0);
+		KUNIT_EXPECT_EQ(test, amu_mode(t, 0, name), 0);
 		KUNIT_EXPECT_EQ(test, apmu_amu_set_enable(&t->amu, 0, n, true), -ENODEV);
 		KUNIT_EXPECT_EQ(test, apmu_amu_set_enable(&t->amu, 0, n, false), -ENODEV);
 	}
@@ -220,14 +255,14 @@ static void amu_discover_v1p1(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->amu.g1_max, 0);
 	for (n = 0; n < APMU_AMU_NR_G1; n++) {
 		snprintf(name, sizeof(name), "aux%u_event", n);
-		KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, name), 0);
+		KUNIT_EXPECT_EQ(test, amu_mode(t, 0, name), 0);
 		snprintf(name, sizeof(name), "aux%u_count", n);
-		KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, name), 0);
+		KUNIT_EXPECT_EQ(test, amu_mode(t, 0, name), 0);
 		snprintf(name, sizeof(name), "aux%u_enable", n);
-		KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, name), 0);
+		KUNIT_EXPECT_EQ(test, amu_mode(t, 0, name), 0);
 		KUNIT_EXPECT_EQ(test, apmu_amu_set_enable(&t->amu, 0, n, true), -ENODEV);
 	}
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0400);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "core_cycles"), 0400);
 	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "aux0_count"), "error -2");
 	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
 }
@@ -274,8 +309,8 @@ static void amu_sysfs_const_broken(struct kunit *test)
 	KUNIT_EXPECT_TRUE(test, t->amu.g0 & BIT(APMU_AMU_G0_CONST));
 	t->m.const_broken = true;
 	amu_discover_all(test, t);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "const_cycles"), 0);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0400);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "const_cycles"), 0);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "core_cycles"), 0400);
 	/* every CPU has the erratum: no const_cycles in the PMU's events/ either */
 	KUNIT_EXPECT_FALSE(test, t->amu.g0 & BIT(APMU_AMU_G0_CONST));
 	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, APMU_AMU_G0_CONST, 0)),
@@ -399,11 +434,12 @@ static void amu_write_el_rule(struct kunit *test)
 		t->m.el2[cpu] = c->el2;
 		t->m.cur_el[cpu] = c->cur;
 	}
+	t->amu.kernel_el = c->cur;
 	t->m.en1[0] = BIT(2);
 	amu_discover_all(test, t);
 	KUNIT_EXPECT_EQ(test, t->amu.info[0].writable, c->writable);
 	/* the mode does not change: root-only, and a write says why it fails */
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "aux0_enable"), 0600);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "aux0_enable"), 0600);
 	want = c->writable ? 1 : -EPERM;
 	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux0_enable", "1"), want);
 	KUNIT_EXPECT_EQ(test, amu_store(t, 0, "aux2_enable", "0"), want);
@@ -676,9 +712,9 @@ static void amu_group0_disabled(struct kunit *test)
 		t->m.en0[1] |= BIT(APMU_AMU_G0_INST);
 	amu_discover_all(test, t);
 	KUNIT_EXPECT_EQ(test, t->amu.info[0].g0, 0x3);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "core_cycles"), 0400);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "inst_retired"), 0);
-	KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 0, "mem_stall_cycles"), 0);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "core_cycles"), 0400);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "inst_retired"), 0);
+	KUNIT_EXPECT_EQ(test, amu_mode(t, 0, "mem_stall_cycles"), 0);
 	KUNIT_EXPECT_STREQ(test, amu_show(test, t, 0, "mem_stall_cycles"), "error -2");
 	KUNIT_EXPECT_EQ(test, amu_init_ev(test, t, amu_event(test, t, APMU_AMU_G0_INST, 0)),
 			-EINVAL);
@@ -687,7 +723,7 @@ static void amu_group0_disabled(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, t->amu.g0 & BIT(APMU_AMU_G0_STALL));
 	if (num_online_cpus() > 1) {
 		KUNIT_EXPECT_TRUE(test, t->amu.g0 & BIT(APMU_AMU_G0_INST));
-		KUNIT_EXPECT_EQ(test, apmu_amu_sysfs_mode(&t->amu, 1, "inst_retired"), 0400);
+		KUNIT_EXPECT_EQ(test, amu_mode(t, 1, "inst_retired"), 0400);
 	}
 	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
 }

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu_amu_test.ko: a test-only module (never part of apmu.ko) that registers an AMU unit
- * over the AMU register model, so that tests in a VM without an AMU (QEMU) reach the real
+ * apmu_amu_test.ko: a test-only module (never part of apmu_amu.ko) that registers an AMU
+ * unit over the AMU register model with apmu_amu.ko (its symbols for the fakes, namespace
+ * APMU_FAKE: visibility.h), so that tests in a VM without an AMU (QEMU) reach the real
  * cpuN/amu sysfs files and the real apmu_amu perf PMU, with only the registers faked.
  *
  * The model's per-CPU configuration is in module parameters (arrays indexed by CPU); a
  * change takes effect when the CPU next comes online (discovery runs then), so a test can
- * offline a CPU, change it, and online it again. Defaults, for a 2-CPU VM:
+ * offline a CPU, change it, and online it again; kernel_el (default 2) is the Exception
+ * level the unit is told the kernel runs at. Defaults, for a 2-CPU VM:
  *   cpu0: AMU, EL2 highest and the kernel at EL2: group-1 enables writable; CG1NC = 4
  *   cpu1: AMU, EL3 implemented and the kernel at EL2: group-1 enables read-only; CG1NC = 2
  * Counters advance by step * (n + 1) (group 1: step * (n + 5)) at each read while enabled.
@@ -49,7 +51,6 @@ static struct apmu_amu_model model = {
 	.amu = ALL(1),
 	.el2 = ALL(1),
 	.el3 = { [1] = 1 },
-	.cur_el = ALL(2),
 	.ncg = ALL(1),
 	.cg0nc = ALL(APMU_AMU_NR_G0),
 	.en0 = ALL(GENMASK_ULL(APMU_AMU_NR_G0 - 1, 0)),
@@ -73,8 +74,9 @@ module_param_array_named(el2, model.el2, uint, NULL, 0600);
 MODULE_PARM_DESC(el2, "ID_AA64PFR0_EL1.EL2 by CPU");
 module_param_array_named(el3, model.el3, uint, NULL, 0600);
 MODULE_PARM_DESC(el3, "ID_AA64PFR0_EL1.EL3 by CPU");
-module_param_array_named(cur_el, model.cur_el, uint, NULL, 0600);
-MODULE_PARM_DESC(cur_el, "CurrentEL.EL by CPU");
+static unsigned int kernel_el = 2;
+module_param(kernel_el, uint, 0444);
+MODULE_PARM_DESC(kernel_el, "the Exception level the unit is told the kernel runs at (2: VHE)");
 module_param_array_named(ncg, model.ncg, uint, NULL, 0600);
 MODULE_PARM_DESC(ncg, "AMCFGR_EL0.NCG by CPU");
 module_param_array_named(en0, model.en0, ullong, NULL, 0600);
@@ -225,12 +227,17 @@ static void amu_vm_debugfs(void)
 
 static int __init apmu_amu_test_init(void)
 {
+	unsigned int cpu;
 	int ret;
 
 	apmu_amu_model_select(&model);
 	amu_vm_regs = apmu_amu_model_regs;
 	amu_vm_regs.read = amu_vm_read;
 	unit.owner = THIS_MODULE;
+	/* the unit is told the kernel's EL; the model checks its writes against the same */
+	unit.kernel_el = kernel_el;
+	for (cpu = 0; cpu < APMU_AMU_MODEL_CPUS; cpu++)
+		model.cur_el[cpu] = kernel_el;
 	ret = cpuhp_setup_state_nocalls(CPUHP_BP_PREPARE_DYN, "apmu_amu_test:power",
 					NULL, amu_vm_cpu_dead);
 	if (ret < 0)
@@ -259,4 +266,4 @@ module_exit(apmu_amu_test_exit);
 
 MODULE_DESCRIPTION("apmu AMU unit over a register model, for tests in VMs without an AMU");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS("EXPORTED_FOR_KUNIT_TESTING");
+MODULE_IMPORT_NS("APMU_FAKE");

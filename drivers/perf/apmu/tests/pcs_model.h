@@ -30,7 +30,7 @@
 
 #include <linux/types.h>
 
-#include "../pcs/pcs.h"
+#include "../../apmu_pcs/pcs.h"
 
 /**
  * struct apmu_pcs_model - one core's PC-sampling frame and power/lock state

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * KUnit tests for apmu's PC-sampling frame rules (pcs/frame.c), run on the frame model
+ * KUnit tests for apmu's PC-sampling frame rules (apmu_pcs/frame.c), run on the frame model
  * (pcs_model.h). Any access the model counts as a violation fails the case it happens in.
  */
 #include <kunit/test.h>
@@ -13,7 +13,7 @@
 #include <asm/cputype.h>
 
 #include "pcs_model.h"
-#include "../pcs/mmio.h"
+#include "../../apmu_pcs/internal.h"
 
 struct pcs_test {
 	struct apmu_pcs_model m;

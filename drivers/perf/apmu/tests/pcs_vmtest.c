@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu_pcs_test.ko: test only, never part of apmu.ko. It gives CPUs 0 and 1
- * PC-sampling units over the frame model (pcs_model.h), so tests in the VM (which has
- * no external PMU frames) drive the real /sys/devices/system/cpu/cpuN/pcsample/ files
- * and the apmu_pcs perf PMU:
+ * apmu_pcs_test.ko: test only, never part of apmu_pcs.ko. It gives CPUs 0 and 1
+ * PC-sampling units over the frame model (pcs_model.h), handed to apmu_pcs.ko (its
+ * symbols for the fakes, namespace APMU_FAKE: visibility.h), so tests in the VM (which
+ * has no external PMU frames) drive the real /sys/devices/system/cpu/cpuN/pcsample/
+ * files and the apmu_pcs perf PMU:
  *   cpu0: FEAT_PCSRv8p9 with IMP == 0 (EN RAZ/WI), no FEAT_PMUv3_SS;
  *   cpu1: FEAT_PCSRv8p9 with IMP == 1, FEAT_PMUv3_SS and the CoreSight software lock.
  * Each samples a fixed sequence: the kernel PCs of msleep() (three in four) and
@@ -322,4 +323,4 @@ module_exit(pcs_vm_exit);
 
 MODULE_DESCRIPTION("apmu test only: PC-sampling units over a register model");
 MODULE_LICENSE("GPL");
-MODULE_IMPORT_NS("APMU_PCS_TEST");
+MODULE_IMPORT_NS("APMU_FAKE");

@@ -48,12 +48,14 @@
 #include <kunit/visibility.h>
 
 #include "pcs.h"
+#include "internal.h"
 #include "mmio.h"
 
+/* Physical addresses to map: unsafe, so the kernel is tainted when it is used */
 static char *pcs;
-module_param(pcs, charp, 0444);
+module_param_unsafe(pcs, charp, 0444);
 MODULE_PARM_DESC(pcs,
-		 "PC-sampling frames when the device tree has none: CPU:PMU_FRAME[:DEBUG_FRAME],... (physical addresses)");
+		 "PC-sampling frames when the device tree has none: CPU:PMU_FRAME[:DEBUG_FRAME],... (physical addresses; taints the kernel)");
 
 /**
  * struct apmu_pcs_mmio - a unit on a memory-mapped frame

@@ -18,7 +18,7 @@
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
 
-#include "../compat.h"
+#include "../apmu/compat.h"
 #include "amu.h"
 
 #define to_amu(p)	container_of(p, struct apmu_amu, pmu)

@@ -26,18 +26,15 @@
 #include <linux/percpu.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
+#include <asm/virt.h>
 #include <kunit/visibility.h>
 
-#include "../compat.h"
+#include "../apmu/compat.h"
+#include "../apmu/visibility.h"
 #include "amu.h"
 
 static enum cpuhp_state apmu_amu_hp_state;
 static struct apmu_amu apmu_amu_hw = { .regs = &apmu_amu_sysregs };
-/* apmu_amu_init() succeeded: apmu_amu_exit() has something to undo */
-static bool apmu_amu_hw_up;
-
-/* CurrentEL.EL, bits [3:2] */
-#define APMU_CURRENTEL_EL	GENMASK_ULL(3, 2)
 
 /*
  * The highest implemented Exception level: EL3 if ID_AA64PFR0_EL1.EL3 says it is
@@ -83,7 +80,7 @@ static void apmu_amu_discover_local(struct apmu_amu *amu, struct apmu_amu_cpu *i
 
 	pfr0 = r->read(APMU_AMU_R_PFR0, 0);
 	info->version = FIELD_GET(ID_AA64PFR0_EL1_AMU_MASK, pfr0);
-	info->cur_el = FIELD_GET(APMU_CURRENTEL_EL, r->read(APMU_AMU_R_CURRENTEL, 0));
+	info->cur_el = amu->kernel_el;
 	info->high_el = apmu_amu_highest_el(pfr0);
 	/*
 	 * AMCNTENSET1/CLR1_EL0 writes: IsHighestEL(PSTATE.EL), else UNDEFINED. Only a kernel
@@ -515,7 +512,7 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_amu_free);
 /**
  * apmu_amu_register() - discover the AMU on every online CPU, create cpuN/amu where there
  *	is one, and register the PMU if any CPU has one
- * @amu: the unit: @regs set, the rest zero
+ * @amu: the unit: @regs, @kernel_el and @owner set, the rest zero
  *
  * Return: 0 or a negative errno.
  */
@@ -559,7 +556,7 @@ free_info:
 	apmu_amu_free(amu);
 	return ret;
 }
-EXPORT_SYMBOL_IF_KUNIT(apmu_amu_register);
+EXPORT_SYMBOL_FAKE_IF_KUNIT(apmu_amu_register);
 
 /**
  * apmu_amu_unregister() - undo apmu_amu_register()
@@ -575,17 +572,14 @@ void apmu_amu_unregister(struct apmu_amu *amu)
 	cpuhp_state_remove_instance(apmu_amu_hp_state, &amu->node);
 	apmu_amu_free(amu);
 }
-EXPORT_SYMBOL_IF_KUNIT(apmu_amu_unregister);
+EXPORT_SYMBOL_FAKE_IF_KUNIT(apmu_amu_unregister);
 
-/**
- * apmu_amu_init() - module init: the hotplug state, then the unit over the real registers
- *
- * On failure nothing is left behind and apmu_amu_exit() does nothing: the caller may go
- * on without the AMU unit.
- *
- * Return: 0 or a negative errno.
+/*
+ * Module init: the hotplug state, then the unit over the real registers. A CPU without
+ * an AMU is not an error: the module loads and offers nothing (apmu_amu_register()).
+ * Independent of apmu.ko: the AMU is read whoever drives the CPU PMU.
  */
-int apmu_amu_init(void)
+static int __init apmu_amu_init(void)
 {
 	int ret;
 
@@ -596,23 +590,27 @@ int apmu_amu_init(void)
 	apmu_amu_hp_state = ret;
 
 	apmu_amu_hw.owner = THIS_MODULE;
+	/*
+	 * A kernel runs at EL2 (VHE) or EL1. Group-1 enables are written only at EL2 with
+	 * ID_AA64PFR0_EL1.EL3 == 0, never at EL1: a hypervisor may hide EL2 there, and the
+	 * MSR would be UNDEFINED.
+	 */
+	apmu_amu_hw.kernel_el = is_kernel_in_hyp_mode() ? 2 : 1;
 	ret = apmu_amu_register(&apmu_amu_hw);
 	if (ret) {
 		cpuhp_remove_multi_state(apmu_amu_hp_state);
 		return ret;
 	}
-	apmu_amu_hw_up = true;
 	return 0;
 }
+module_init(apmu_amu_init);
 
-/**
- * apmu_amu_exit() - module exit: undo apmu_amu_init()
- */
-void apmu_amu_exit(void)
+static void __exit apmu_amu_exit(void)
 {
-	if (!apmu_amu_hw_up)
-		return;
-	apmu_amu_hw_up = false;
 	apmu_amu_unregister(&apmu_amu_hw);
 	cpuhp_remove_multi_state(apmu_amu_hp_state);
 }
+module_exit(apmu_amu_exit);
+
+MODULE_DESCRIPTION("apmu_amu: the Activity Monitors (AMU) counters in sysfs and as a perf PMU");
+MODULE_LICENSE("GPL");

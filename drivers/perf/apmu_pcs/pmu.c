@@ -29,6 +29,7 @@
 #include <linux/cpumask.h>
 #include <linux/hrtimer.h>
 #include <linux/math64.h>
+#include <linux/module.h>
 #include <linux/perf_event.h>
 #include <linux/pid.h>
 #include <linux/pid_namespace.h>
@@ -41,9 +42,10 @@
 #include <asm/virt.h>
 #include <kunit/visibility.h>
 
-#include "../apmu.h"
-#include "../compat.h"
+#include "../apmu/compat.h"
+#include "../apmu/sample.h"
 #include "pcs.h"
+#include "internal.h"
 
 #define APMU_PCS_MIN_PERIOD_NS	10000ULL
 #define APMU_PCS_RING		4096	/* samples buffered per event, a power of 2 */
@@ -923,3 +925,6 @@ void apmu_pcs_pmu_unregister(void)
 {
 	perf_pmu_unregister(&apmu_pcs_pmu);
 }
+
+/* apmu.ko's sample delivery (sample.h) */
+MODULE_IMPORT_NS("APMU");

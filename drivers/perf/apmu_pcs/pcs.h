@@ -162,14 +162,6 @@ int apmu_pcs_unit_add(struct apmu_pcs_unit *u);
 int apmu_pcs_unit_remove(struct apmu_pcs_unit *u);
 struct apmu_pcs_unit *apmu_pcs_unit_get(int cpu);
 void apmu_pcs_unit_put(struct apmu_pcs_unit *u);
-/* PC sampling is built for arm64 only (Kbuild): FEAT_PCSRv8p9 is an AArch64 kernel's */
-#ifdef CONFIG_ARM64
-int apmu_pcs_init(void);
-void apmu_pcs_exit(void);
-#else
-static inline int apmu_pcs_init(void) { return 0; }
-static inline void apmu_pcs_exit(void) { }
-#endif
 
 /* pmu.c: the apmu_pcs perf PMU */
 #define APMU_PCS_HOST_VHE	BIT(0)	/* the kernel runs at EL2 */
@@ -188,10 +180,6 @@ enum apmu_pcs_verdict {
 	APMU_PCS_GUEST,
 };
 
-#if IS_ENABLED(CONFIG_KUNIT)
-enum apmu_pcs_verdict apmu_pcs_classify(const struct apmu_pcs_sample *s, unsigned int host,
-					bool vcpu);
-#endif
 int apmu_pcs_pmu_register(void);
 void apmu_pcs_pmu_unregister(void);
 int apmu_pcs_reader_cpu(int target);

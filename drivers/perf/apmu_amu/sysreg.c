@@ -8,7 +8,6 @@
 #include <linux/bitfield.h>
 #include <asm/cpufeature.h>
 #include <asm/sysreg.h>
-#include <asm/virt.h>
 
 #include "amu.h"
 
@@ -128,13 +127,6 @@ static u64 amu_sys_read(enum apmu_amu_reg reg, unsigned int n)
 	switch (reg) {
 	case APMU_AMU_R_PFR0:
 		return read_sysreg_s(SYS_ID_AA64PFR0_EL1);
-	case APMU_AMU_R_CURRENTEL:
-		/*
-		 * CurrentEL: a kernel runs at EL2 (VHE) or EL1. amu.c allows group-1 enable
-		 * writes only at EL2 with ID_AA64PFR0_EL1.EL3 == 0, never at EL1: a
-		 * hypervisor may hide EL2 there, and the MSR would be UNDEFINED.
-		 */
-		return (is_kernel_in_hyp_mode() ? 2 : 1) << 2;
 	case APMU_AMU_R_AMCFGR:
 		return read_sysreg_s(SYS_AMCFGR_EL0);
 	case APMU_AMU_R_AMCGCR:

@@ -24,37 +24,10 @@
 #include <kunit/visibility.h>
 
 #include "amu.h"
+#include "internal.h"
 
 /* The unit whose amu/ group CPU N shows (one at a time: the directory name is fixed) */
 static DEFINE_PER_CPU(struct apmu_amu *, apmu_amu_sysfs_owner);
-
-/**
- * enum apmu_amu_file - what a cpuN/amu file shows
- * @APMU_AMU_F_G0: AMEVCNTR0<n>_EL0
- * @APMU_AMU_F_EVENT: AMEVTYPER1<n>_EL0.evtCount
- * @APMU_AMU_F_COUNT: AMEVCNTR1<n>_EL0
- * @APMU_AMU_F_ENABLE: AMCNTENSET1_EL0.P<n>
- */
-enum apmu_amu_file {
-	APMU_AMU_F_G0,
-	APMU_AMU_F_EVENT,
-	APMU_AMU_F_COUNT,
-	APMU_AMU_F_ENABLE,
-};
-
-/**
- * struct apmu_amu_attr - one cpuN/amu file
- * @attr: the device attribute
- * @file: what it shows
- * @n: the counter
- */
-struct apmu_amu_attr {
-	struct device_attribute attr;
-	enum apmu_amu_file file;
-	unsigned int n;
-};
-
-#define to_amu_attr(a)	container_of(a, struct apmu_amu_attr, attr)
 
 static ssize_t apmu_amu_attr_show(struct device *dev, struct device_attribute *attr,
 				  char *buf);
@@ -75,7 +48,7 @@ static ssize_t apmu_amu_attr_store(struct device *dev, struct device_attribute *
 #define AMU_COUNT(n)	AMU_ATTR(aux##n##_count, 0400, APMU_AMU_F_COUNT, n)
 #define AMU_ENABLE(n)	AMU_ATTR(aux##n##_enable, 0600, APMU_AMU_F_ENABLE, n)
 
-static struct attribute *apmu_amu_attrs[] = {
+VISIBLE_IF_KUNIT struct attribute *apmu_amu_attrs[] = {
 	AMU_G0(core_cycles, APMU_AMU_G0_CORE),
 	AMU_G0(const_cycles, APMU_AMU_G0_CONST),
 	AMU_G0(inst_retired, APMU_AMU_G0_INST),
@@ -98,10 +71,11 @@ static struct attribute *apmu_amu_attrs[] = {
 	AMU_EVENT(15), AMU_COUNT(15), AMU_ENABLE(15),
 	NULL
 };
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_attrs);
 
 /* Only the files of counters @cpu implements */
-static umode_t apmu_amu_visible(struct apmu_amu *amu, unsigned int cpu,
-				const struct apmu_amu_attr *a)
+VISIBLE_IF_KUNIT umode_t apmu_amu_visible(struct apmu_amu *amu, unsigned int cpu,
+					  const struct apmu_amu_attr *a)
 {
 	const struct apmu_amu_cpu *info = &amu->info[cpu];
 
@@ -112,6 +86,7 @@ static umode_t apmu_amu_visible(struct apmu_amu *amu, unsigned int cpu,
 		return info->g0 & BIT(a->n) ? a->attr.attr.mode : 0;
 	return a->n < info->cg1nc ? a->attr.attr.mode : 0;
 }
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_visible);
 
 static umode_t apmu_amu_is_visible(struct kobject *kobj, struct attribute *attr, int i)
 {
@@ -130,8 +105,9 @@ static const struct attribute_group apmu_amu_group = {
 	.is_visible = apmu_amu_is_visible,
 };
 
-static ssize_t apmu_amu_show_one(struct apmu_amu *amu, unsigned int cpu,
-				 const struct apmu_amu_attr *a, char *buf)
+/* What reading the file @a of @cpu's amu/ shows */
+VISIBLE_IF_KUNIT ssize_t apmu_amu_show_one(struct apmu_amu *amu, unsigned int cpu,
+					   const struct apmu_amu_attr *a, char *buf)
 {
 	u64 val;
 	int ret;
@@ -160,9 +136,12 @@ static ssize_t apmu_amu_show_one(struct apmu_amu *amu, unsigned int cpu,
 		return ret;
 	return sysfs_emit(buf, "%llu\n", val);
 }
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_show_one);
 
-static ssize_t apmu_amu_store_one(struct apmu_amu *amu, unsigned int cpu,
-				  const struct apmu_amu_attr *a, const char *buf, size_t count)
+/* What writing @buf to the file @a of @cpu's amu/ does */
+VISIBLE_IF_KUNIT ssize_t apmu_amu_store_one(struct apmu_amu *amu, unsigned int cpu,
+					    const struct apmu_amu_attr *a, const char *buf,
+					    size_t count)
 {
 	bool on;
 	int ret;
@@ -178,6 +157,7 @@ static ssize_t apmu_amu_store_one(struct apmu_amu *amu, unsigned int cpu,
 	ret = apmu_amu_set_enable(amu, cpu, a->n, on);
 	return ret ? ret : count;
 }
+EXPORT_SYMBOL_IF_KUNIT(apmu_amu_store_one);
 
 static ssize_t apmu_amu_attr_show(struct device *dev, struct device_attribute *attr,
 				  char *buf)
@@ -243,70 +223,3 @@ void apmu_amu_sysfs_remove(struct apmu_amu *amu, unsigned int cpu)
 	per_cpu(apmu_amu_sysfs_owner, cpu) = NULL;
 	amu->info[cpu].sysfs = false;
 }
-
-static const struct apmu_amu_attr *apmu_amu_find(const char *name)
-{
-	struct attribute **a;
-
-	for (a = apmu_amu_attrs; *a; a++)
-		if (!strcmp((*a)->name, name))
-			return to_amu_attr(container_of(*a, struct device_attribute, attr));
-	return NULL;
-}
-
-/**
- * apmu_amu_sysfs_show() - what reading cpuN/amu/@name shows (for KUnit)
- * @amu: the unit
- * @cpu: the CPU
- * @name: the file
- * @buf: a PAGE_SIZE buffer
- *
- * Return: as the file's show().
- */
-ssize_t apmu_amu_sysfs_show(struct apmu_amu *amu, unsigned int cpu, const char *name,
-			    char *buf)
-{
-	const struct apmu_amu_attr *a = apmu_amu_find(name);
-
-	if (!a || !apmu_amu_visible(amu, cpu, a))
-		return -ENOENT;
-	return apmu_amu_show_one(amu, cpu, a, buf);
-}
-EXPORT_SYMBOL_IF_KUNIT(apmu_amu_sysfs_show);
-
-/**
- * apmu_amu_sysfs_store() - what writing cpuN/amu/@name does (for KUnit)
- * @amu: the unit
- * @cpu: the CPU
- * @name: the file
- * @buf: what is written
- * @count: its length
- *
- * Return: as the file's store().
- */
-ssize_t apmu_amu_sysfs_store(struct apmu_amu *amu, unsigned int cpu, const char *name,
-			     const char *buf, size_t count)
-{
-	const struct apmu_amu_attr *a = apmu_amu_find(name);
-
-	if (!a || !apmu_amu_visible(amu, cpu, a))
-		return -ENOENT;
-	return apmu_amu_store_one(amu, cpu, a, buf, count);
-}
-EXPORT_SYMBOL_IF_KUNIT(apmu_amu_sysfs_store);
-
-/**
- * apmu_amu_sysfs_mode() - the mode cpuN/amu/@name has, 0 if it is absent (for KUnit)
- * @amu: the unit
- * @cpu: the CPU
- * @name: the file
- *
- * Return: the file mode.
- */
-umode_t apmu_amu_sysfs_mode(struct apmu_amu *amu, unsigned int cpu, const char *name)
-{
-	const struct apmu_amu_attr *a = apmu_amu_find(name);
-
-	return a ? apmu_amu_visible(amu, cpu, a) : 0;
-}
-EXPORT_SYMBOL_IF_KUNIT(apmu_amu_sysfs_mode);

@@ -58,7 +58,6 @@
 /**
  * enum apmu_amu_reg - the registers the AMU unit reaches through &struct apmu_amu_regs
  * @APMU_AMU_R_PFR0: ID_AA64PFR0_EL1 (AMU, EL2 and EL3 fields)
- * @APMU_AMU_R_CURRENTEL: CurrentEL (EL in bits [3:2])
  * @APMU_AMU_R_AMCFGR: AMCFGR_EL0
  * @APMU_AMU_R_AMCGCR: AMCGCR_EL0
  * @APMU_AMU_R_CNTENSET0: AMCNTENSET0_EL0 (read only: group-0 enables are never written)
@@ -72,7 +71,6 @@
  */
 enum apmu_amu_reg {
 	APMU_AMU_R_PFR0,
-	APMU_AMU_R_CURRENTEL,
 	APMU_AMU_R_AMCFGR,
 	APMU_AMU_R_AMCGCR,
 	APMU_AMU_R_CNTENSET0,
@@ -126,7 +124,7 @@ enum apmu_amu_absent {
  *	implemented Exception level and AMCNTENSET1/CLR1 writes are defined here. Never
  *	true for a kernel at EL1, even if ID_AA64PFR0_EL1 shows no EL2 (a hypervisor may
  *	hide it)
- * @cur_el: Exception level the kernel runs at (CurrentEL.EL)
+ * @cur_el: Exception level the kernel runs at (&apmu_amu.kernel_el)
  * @high_el: highest implemented Exception level (ID_AA64PFR0_EL1.EL3, .EL2)
  * @version: ID_AA64PFR0_EL1.AMU (1: AMUv1, %APMU_AMU_V1P1: AMUv1p1)
  * @ncg: counter groups implemented minus one (AMCFGR_EL0.NCG)
@@ -174,6 +172,8 @@ struct apmu_amu_pcpu {
  * struct apmu_amu - one AMU unit: the register backend, the per-CPU discovery results,
  *	the cpuN/amu sysfs groups and the apmu_amu perf PMU
  * @regs: register backend
+ * @kernel_el: the Exception level the kernel runs at: 2 (VHE) or 1, the same on every
+ *	CPU; set by whoever registers the unit (apmu_amu_init(): is_kernel_in_hyp_mode())
  * @name: PMU name (%NULL: "apmu_amu")
  * @owner: module that owns @pmu (pinned by open events)
  * @cpus: CPUs on which discovery found an AMU, online or not
@@ -191,6 +191,7 @@ struct apmu_amu_pcpu {
  */
 struct apmu_amu {
 	const struct apmu_amu_regs *regs;
+	u8 kernel_el;
 	const char *name;
 	struct module *owner;
 	cpumask_t cpus;
@@ -221,14 +222,7 @@ struct apmu_amu {
 #define APMU_AMU_CFG_COUNTER	GENMASK_ULL(ATTR_CFG_FLD_counter_HI, ATTR_CFG_FLD_counter_LO)
 #define APMU_AMU_CFG_GROUP	BIT_ULL(ATTR_CFG_FLD_group_LO)
 
-/* amu.c (arm64 only: AArch32 kernels do not enable the AMU) */
-#ifdef CONFIG_ARM64
-int apmu_amu_init(void);
-void apmu_amu_exit(void);
-#else
-static inline int apmu_amu_init(void) { return 0; }
-static inline void apmu_amu_exit(void) { }
-#endif
+/* amu.c */
 int apmu_amu_register(struct apmu_amu *amu);
 void apmu_amu_unregister(struct apmu_amu *amu);
 int apmu_amu_alloc(struct apmu_amu *amu);
@@ -247,11 +241,6 @@ int apmu_amu_set_enable(struct apmu_amu *amu, unsigned int cpu, unsigned int n, 
 /* sysfs.c */
 int apmu_amu_sysfs_add(struct apmu_amu *amu, unsigned int cpu);
 void apmu_amu_sysfs_remove(struct apmu_amu *amu, unsigned int cpu);
-ssize_t apmu_amu_sysfs_show(struct apmu_amu *amu, unsigned int cpu, const char *name,
-			    char *buf);
-ssize_t apmu_amu_sysfs_store(struct apmu_amu *amu, unsigned int cpu, const char *name,
-			     const char *buf, size_t count);
-umode_t apmu_amu_sysfs_mode(struct apmu_amu *amu, unsigned int cpu, const char *name);
 
 /* pmu.c */
 void apmu_amu_pmu_init(struct apmu_amu *amu);

@@ -22,7 +22,8 @@
 #include <linux/sysfs.h>
 #include <kunit/visibility.h>
 
-#include "../compat.h"
+#include "../apmu/compat.h"
+#include "../apmu/visibility.h"
 #include "pcs.h"
 #include "mmio.h"
 
@@ -251,7 +252,7 @@ int apmu_pcs_unit_add(struct apmu_pcs_unit *u)
 		pcs_unit_gone(u);
 	return ret;
 }
-EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_add, "APMU_PCS_TEST");
+EXPORT_SYMBOL_FAKE_IF_KUNIT(apmu_pcs_unit_add);
 
 /**
  * apmu_pcs_unit_remove() - take a unit away: its sysfs group first
@@ -295,7 +296,7 @@ int apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
 	pcs_unit_gone(u);
 	return 0;
 }
-EXPORT_SYMBOL_NS_GPL(apmu_pcs_unit_remove, "APMU_PCS_TEST");
+EXPORT_SYMBOL_FAKE_IF_KUNIT(apmu_pcs_unit_remove);
 
 /**
  * apmu_pcs_unit_get() - the unit sampling @cpu, for a perf event
@@ -374,15 +375,13 @@ static struct notifier_block apmu_pcs_cpu_pm_nb = {
 	.notifier_call = apmu_pcs_cpu_pm_notify,
 };
 
-/**
- * apmu_pcs_init() - PC sampling at module load: hotplug and CPU PM tracking, the frames
- * of the device tree and the pcs= parameter (the apmu_pcs perf PMU comes with them)
- *
- * Independent of the core PMU: works when apmu registers none.
- *
- * Return: 0 or a negative errno (setup failures only; refused frames are reported).
+/*
+ * Module init: hotplug and CPU PM tracking, then the frames of the device tree and of
+ * the pcs= parameter (the apmu_pcs perf PMU comes with the first usable one). Refused
+ * frames are reported, not errors. Independent of the CPU PMU apmu.ko may register: only
+ * sample delivery is apmu.ko's (sample.h).
  */
-int apmu_pcs_init(void)
+static int __init apmu_pcs_init(void)
 {
 	int ret;
 
@@ -401,11 +400,9 @@ remove_hp:
 	cpuhp_remove_state_nocalls(apmu_pcs_hp_state);
 	return ret;
 }
+module_init(apmu_pcs_init);
 
-/**
- * apmu_pcs_exit() - undo apmu_pcs_init()
- */
-void apmu_pcs_exit(void)
+static void __exit apmu_pcs_exit(void)
 {
 	/*
 	 * The units first, with CPU PM still followed: until a unit's sysfs group is gone
@@ -418,3 +415,7 @@ void apmu_pcs_exit(void)
 	cpu_pm_unregister_notifier(&apmu_pcs_cpu_pm_nb);
 	cpuhp_remove_state_nocalls(apmu_pcs_hp_state);
 }
+module_exit(apmu_pcs_exit);
+
+MODULE_DESCRIPTION("apmu_pcs: PC sample-based profiling (FEAT_PCSRv8p9) in sysfs and as a perf PMU");
+MODULE_LICENSE("GPL");
