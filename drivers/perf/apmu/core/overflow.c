@@ -75,20 +75,21 @@ bool apmu_overflow_init(void)
 	return apmu_overflow;
 }
 
+/* Set by the test-only apmu_knobs.ko (sampling=0): new sampling events are refused */
+static bool apmu_test_no_sampling;
+
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * apmu_overflow_test_sampling() - for the test-only apmu_knobs.ko: sampling or not
- * @on: false: as if perf_event_overflow() could not be resolved (sampling events are
- *	refused); true: resolved again, as at load
+ * @on: false: new sampling events are refused, as when perf_event_overflow() cannot be
+ *	resolved; true: offered again
  *
- * Only while no sampling event of any apmu PMU exists, which the caller ensures.
+ * The resolved functions stay: a sampling event that exists already keeps delivering
+ * its samples through them.
  */
 void apmu_overflow_test_sampling(bool on)
 {
-	if (on)
-		apmu_overflow_init();
-	else
-		apmu_overflow_clear();
+	WRITE_ONCE(apmu_test_no_sampling, !on);
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_overflow_test_sampling);
 #endif
@@ -96,6 +97,8 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_overflow_test_sampling);
 /* sample.h: what apmu_pcs.ko uses too, hence exported in the namespace "APMU" */
 bool apmu_can_sample(void)
 {
+	if (IS_ENABLED(CONFIG_KUNIT) && READ_ONCE(apmu_test_no_sampling))
+		return false;
 	return apmu_overflow;
 }
 EXPORT_SYMBOL_NS_GPL(apmu_can_sample, "APMU");

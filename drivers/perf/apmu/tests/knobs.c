@@ -11,6 +11,11 @@
  *
  * Unloading it puts both back (the PMUs probed again with their interrupt). Built with
  * the KUnit suites: it uses apmu.ko's EXPORT_SYMBOL_IF_KUNIT hooks.
+ *
+ * overflow_irq=0 must be loaded and unloaded with no perf event open on apmu's PMUs:
+ * re-probing unbinds each PMU device (apmu_remove(), perf_pmu_unregister()), and perf
+ * core before 6.15 does not detach the events of a PMU that goes. The VM scripts load
+ * it right after apmu.ko and unload it before apmu.ko.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
