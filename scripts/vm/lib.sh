@@ -438,7 +438,8 @@ sec_amu() {
 # constant counter's frequency is the arch timer's, which the kernel printed at boot
 # (kept when vmlib.sh was sourced: the ring buffer forgets it). apmu.ko unloaded on entry
 # and on return.
-_amustat_timer=$(dmesg | sed -n 's/.*arch_timer: cp15 timer(s) running at \([0-9.]*\)MHz.*/\1/p' |
+# (6.12: "cp15 timer(s) running at 62.50MHz", 7.2: "cp15 timer running at 1000.00MHz")
+_amustat_timer=$(dmesg | sed -n 's/.*arch_timer: cp15 timer.* running at \([0-9.]*\)MHz.*/\1/p' |
 	head -n 1)
 # amustat STATUS ARGS...: ./apmu-stat ARGS exits with STATUS; its stdout in /tmp/as.out,
 # its stderr in /tmp/as.err, both printed
