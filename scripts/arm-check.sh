@@ -103,6 +103,15 @@ host() {
 		ktap_fail "sparse clean (C=2, ARCH=arm)"
 		echo "${sp:-no apmu.ko}" | sed 's/^/# /' | head -n 40
 	fi
+	# apmu-stat for a 32-bit user space on an arm64 kernel (CNTFRQ through CP15)
+	if make -s -C "$APMU_TOP/tools/apmu-stat" CROSS_COMPILE=arm-linux-gnueabihf- \
+		CFLAGS=-Werror O="$adir/apmu-stat" >"$adir/apmu-stat.log" 2>&1 &&
+		is_arm "$adir/apmu-stat/apmu-stat"; then
+		ktap_pass "apmu-stat builds for 32-bit Arm (armhf, warnings are errors)"
+	else
+		ktap_fail "apmu-stat builds for 32-bit Arm (armhf, warnings are errors)"
+		sed 's/^/# /' "$adir/apmu-stat.log" | tail -n 20
+	fi
 	vm=$(modinfo -F vermagic "$ko" 2>/dev/null || true)
 	echo "# vermagic: $vm"
 	if [ "${vm%% *}" = "$rel" ]; then

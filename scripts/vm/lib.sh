@@ -545,6 +545,11 @@ amustat_nocore() { # core_cycles not offered: nothing to show, exit status 3
 	amustat_en0 14 &&
 		amustat_msg 3 "cpu1: AMU counters not enabled by firmware: no core_cycles" -c 1 -n 1
 }
+amustat_nocore_all() { # ... and every CPU shown: CPU 1 left out with why, CPU 0 exact
+	amustat_msg 0 "cpu1: AMU counters not enabled by firmware: no core_cycles (AMEVCNTR0<0>, AMCNTENSET0_EL0.P0 clear), which every column needs: not shown" \
+		-i 0.2 -n 1 && amustat_rows /tmp/as.out 0 "$_as_m0" 1.50 25.00 &&
+		amustat_rows /tmp/as.out all "$_as_m0" 1.50 25.00 && ! grep -q '^ *1 ' /tmp/as.out
+}
 amustat_reset() { # CPU 0's AMU resets mid-interval (a CPU PM cycle): "reset"
 	./apmu-stat -c 0 -i 3 -n 1 >/tmp/as.out 2>/tmp/as.err &
 	_as_pid=$!
@@ -612,6 +617,8 @@ sec_amustat() {
 	ktap_test "const_cycles not enabled by firmware: no Avg_MHz, IPC and Stall% exact" \
 		amustat_noconst
 	ktap_testv "core_cycles not enabled by firmware: exit status 3 and why" amustat_nocore
+	ktap_testv "... on one CPU of all shown: that CPU left out with why, the others exact" \
+		amustat_nocore_all
 	amustat_en0 15 || ktap_fail "CPU 1 back with every group-0 counter enabled"
 	ktap_test "no AMU model violation" sh -c \
 		'cat /sys/module/apmu_amu_test/parameters/violations; [ "$(cat /sys/module/apmu_amu_test/parameters/violations)" = 0 ]'

@@ -15,8 +15,9 @@
  * cpuinfo_avg_freq, and a core whose cycles did not advance is shown as "idle".
  *
  * Exit status: 0 done; 1 usage; 2 no AMU; 3 a counter every column needs (core_cycles)
- * not offered: not enabled by firmware; 4 permission denied (the files are root-only);
- * 5 any other error. Documentation/admin-guide/perf/apmu.rst, "apmu-stat".
+ * not offered (not enabled by firmware) on a CPU -c names, or on every CPU with an AMU;
+ * 4 permission denied (the files are root-only); 5 any other error.
+ * Documentation/admin-guide/perf/apmu.rst, "apmu-stat".
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -98,8 +99,19 @@ static uint64_t read_cntfrq(void)
 	asm volatile("mrs %0, cntfrq_el0" : "=r" (f));
 	return f;
 }
+#elif defined(__arm__)
+#define CNTFRQ_NONE	"reads 0 (firmware did not set the system counter's frequency)"
+
+/* CNTFRQ, the AArch32 view of the same register (MRC p15, 0, <Rt>, c14, c0, 0) */
+static uint64_t read_cntfrq(void)
+{
+	uint32_t f;
+
+	asm volatile("mrc p15, 0, %0, c14, c0, 0" : "=r" (f));
+	return f;
+}
 #else
-#define CNTFRQ_NONE	"not readable (not an arm64 build)"
+#define CNTFRQ_NONE	"not readable (not an Arm build)"
 
 static uint64_t read_cntfrq(void)
 {
@@ -309,8 +321,11 @@ static int fail_read(int cpu, const char *file, int err)
 
 /*
  * Take one sample of every CPU shown and, with the previous one, its row. A CPU whose
- * files cannot be read (gone offline: its amu/ goes with it) is shown offline; any other
- * read error ends the program.
+ * files cannot be read (gone offline: its amu/ goes with it, or -ENXIO from a read that
+ * raced with the CPU going down) is shown offline; any other read error ends the program.
+ * The counters of a CPU are read one file after another, in the same order every
+ * interval, so each delta spans an interval of the same length, shifted by the few
+ * microseconds between the reads.
  */
 static int sample(bool first)
 {
@@ -331,7 +346,7 @@ static int sample(bool first)
 				continue;
 			amu_path(path, sizeof(path), p->cpu, cnt_file[c]);
 			ret = read_u64(path, &v[c]);
-			if (ret == -ENOENT || ret == -ENODEV) {
+			if (ret == -ENOENT || ret == -ENODEV || ret == -ENXIO) {
 				r->state = ROW_OFFLINE;
 				break;
 			}
@@ -547,6 +562,7 @@ static int setup_cpus(const char *list)
 {
 	static bool want[MAX_CPUS], no_amu[MAX_CPUS];
 	bool explicit = list;
+	int not_enabled = 0;
 	char path[128], buf[4096];
 	int cpu, c, ret = 0;
 	uint64_t midr;
@@ -610,9 +626,14 @@ static int setup_cpus(const char *list)
 					c == C_INST ? "IPC" : "Stall%");
 		if (!(p->have & 1u << C_CORE)) {
 			fprintf(stderr,
-				"%s: cpu%d: AMU counters not enabled by firmware: no core_cycles (AMEVCNTR0<0>, AMCNTENSET0_EL0.P0 clear), which every column needs\n",
-				prog, cpu);
-			return EXIT_NOT_ENABLED;
+				"%s: cpu%d: AMU counters not enabled by firmware: no core_cycles (AMEVCNTR0<0>, AMCNTENSET0_EL0.P0 clear), which every column needs%s\n",
+				prog, cpu, explicit ? "" : ": not shown");
+			/* -c names it: an error; else the other CPUs are shown */
+			if (explicit)
+				return EXIT_NOT_ENABLED;
+			memset(p, 0, sizeof(*p));
+			not_enabled++;
+			continue;
 		}
 		nr_cpus++;
 	}
@@ -630,6 +651,8 @@ static int setup_cpus(const char *list)
 		if (explicit)
 			ret = EXIT_NO_AMU;
 	}
+	if (!nr_cpus && not_enabled)
+		return EXIT_NOT_ENABLED;
 	if (!nr_cpus || ret) {
 		if (!nr_cpus)
 			fprintf(stderr,
