@@ -66,8 +66,9 @@ struct apmu_pmu;
  *	       type that is not ours or an event this PMU lacks; -EINVAL for bad bits.
  * @set_filter: fold the rest of the attribute into hw.config_base (which holds the
  *		event number): exclusion filters, thresholds, and EL0 reads (rdpmc, which
- *		sets PERF_EVENT_FLAG_USER_READ_CNT). Return: 0, or the errno for what the
- *		PMU cannot honour. Optional: a PMU without it cannot exclude a mode, and
+ *		sets PERF_EVENT_FLAG_USER_READ_CNT; the core then refuses the event
+ *		without @user_access or when it is CPU-wide). Return: 0, or the errno for
+ *		what the PMU cannot honour. Optional: a PMU without it cannot exclude a mode, and
  *		is registered with PERF_PMU_CAP_NO_EXCLUDE (perf core then refuses every
  *		exclude_* bit with -EINVAL, as for the in-tree drivers without it).
  * @get_idx: take free counters for @event in @used (a CPU's, or a scratch map while
@@ -99,7 +100,8 @@ struct apmu_pmu;
  *		 and every counter not in @used reads 0 (it may hold another context's
  *		 counts); a backend with per-counter access lets EL0 read only those and
  *		 the counters in @own (the running task's rdpmc events'), not the other
- *		 counters in use. @grant: access was off until now. Optional (no rdpmc).
+ *		 counters in use. @grant: access was off until now. Optional: without
+ *		 it the core refuses every event flagged for EL0 reads (-EOPNOTSUPP).
  */
 struct apmu_pmu_ops {
 	int (*probe)(struct apmu_pmu *pmu);

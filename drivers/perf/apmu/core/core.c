@@ -739,12 +739,30 @@ static bool apmu_type_is_ours(struct perf_event *event)
 }
 
 /*
+ * EL0 reads, for an event its backend's set_filter() flagged: offered only by a backend
+ * with &apmu_pmu_ops.user_access, and only to a task event (user space reads the
+ * counters of its own task).
+ */
+static int apmu_user_read_ok(struct apmu_pmu *pmu, struct perf_event *event)
+{
+	if (!pmu->ops->user_access) {
+		dev_dbg(pmu->dev, "rdpmc: this PMU has no EL0 counter reads\n");
+		return -EOPNOTSUPP;
+	}
+	if (!(event->attach_state & PERF_ATTACH_TASK)) {
+		dev_dbg(pmu->dev, "rdpmc needs a task event, not a CPU-wide one\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * The order of the checks decides the errno of an attribute with several faults, as
  * in-tree (armpmu_event_init()) where it can be: -ENOENT for a type that is not ours
  * (perf core then asks the next PMU; in-tree would answer a branch stack first), then the
  * CPU (-ENOENT), a branch stack (-EOPNOTSUPP), the backend's map_event() (-ENOENT for a
- * generic event it lacks, -EINVAL for bad config bits), what the core cannot offer, and
- * the backend's filters.
+ * generic event it lacks, -EINVAL for bad config bits), what the core cannot offer, the
+ * backend's filters, and EL0 reads (-EOPNOTSUPP without them, then -EINVAL CPU-wide).
  */
 static int apmu_event_init(struct perf_event *event)
 {
@@ -782,6 +800,11 @@ static int apmu_event_init(struct perf_event *event)
 	/* without set_filter(): PERF_PMU_CAP_NO_EXCLUDE, perf core checks the rest */
 	if (pmu->ops->set_filter) {
 		ret = pmu->ops->set_filter(event);
+		if (ret)
+			return ret;
+	}
+	if (hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT) {
+		ret = apmu_user_read_ok(pmu, event);
 		if (ret)
 			return ret;
 	}
@@ -832,7 +855,7 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmu_alloc_cpus);
  * @owner: module that holds the code; open events pin it, so rmmod waits for them
  *
  * The capabilities follow from the ops: no &apmu_pmu_ops.set_filter, no mode exclusion
- * (PERF_PMU_CAP_NO_EXCLUDE).
+ * (PERF_PMU_CAP_NO_EXCLUDE); no &apmu_pmu_ops.user_access, no rdpmc (apmu_event_init()).
  */
 void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner)
 {
