@@ -1,17 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * apmu: what differs between the kernels apmu builds for, in one place.
- *
- * Supported: 6.1.y (Debian 12's default kernel) to 7.2.y. Each entry names the kernel
- * change it follows, what apmu does on either side and what would remove it. The driver
- * is written against the newest kernel's interfaces (hrtimer_setup(), timer_delete_sync(),
- * string symbol namespaces, ...); older kernels are mapped onto them here.
- *
- * Which side of a change the target kernel is on is decided by a compile test
- * (compat_probe.c, run by Kbuild into apmu_compat_have.h: APMU_HAVE_*), or by the
- * presence of a macro, never by LINUX_VERSION_CODE: distributions backport interfaces
- * into older release numbers. Documentation/admin-guide/perf/apmu.rst, "Supported
- * kernels", says how each kernel is built and tested.
+ * apmu: what differs between the kernels apmu builds for (6.1.y to 7.2.y), in one place.
+ * The driver uses the newest kernel's interfaces; older kernels are mapped onto them
+ * here; an entry goes when the oldest supported kernel is past its change. The side of a
+ * change is decided by a compile test (compat_probe.c, APMU_HAVE_*) or a macro's presence,
+ * never by LINUX_VERSION_CODE: distributions backport.
  */
 #ifndef __APMU_COMPAT_H__
 #define __APMU_COMPAT_H__
@@ -37,15 +30,10 @@
 #include "apmu_compat_have.h"
 
 /*
- * struct pmu::filter(pmu, cpu), true to skip @cpu, since 6.2 (perf core's context
- * rewrite). Before, ::filter_match(event) ran on the CPU about to schedule @event and
- * returned 1 to let it run there; perf core asks it of every event of a group. Before
- * 6.2 a second PMU with perf_hw_context (another instance, or apmu loaded again) also
- * needs PERF_PMU_CAP_HETEROGENEOUS_CPUS, as every in-tree arm_pmu has: without it
- * perf_pmu_register() WARNs and demotes the PMU to perf_invalid_context, which refuses
- * every task event. ::filter_match() has no PMU argument to find a filter through: it
- * calls the core's, by name (the only one apmu has). Goes when the oldest supported
- * kernel has ::filter.
+ * struct pmu::filter(pmu, cpu) since 6.2; before, ::filter_match(event), true to let the
+ * event run on this CPU, which has no PMU argument (hence the core's filter by name).
+ * Before 6.2 a second PMU in perf_hw_context also needs PERF_PMU_CAP_HETEROGENEOUS_CPUS,
+ * or perf_pmu_register() demotes it to perf_invalid_context.
  */
 bool apmu_pmu_filter(struct pmu *p, int cpu);	/* core/core.c */
 
@@ -67,11 +55,7 @@ static inline void apmu_compat_set_filter(struct pmu *p, bool (*filter)(struct p
 }
 #endif
 
-/*
- * struct pmu::parent (the PMU's device in sysfs hangs under its platform device) since
- * 6.5; before, perf core's device for the PMU has no parent. Goes (for a plain
- * assignment) when the oldest supported kernel has ::parent.
- */
+/* struct pmu::parent (sysfs device under the platform device) since 6.5 */
 static inline void apmu_compat_set_parent(struct pmu *p, struct device *dev)
 {
 #ifdef APMU_HAVE_PMU_PARENT
@@ -79,12 +63,7 @@ static inline void apmu_compat_set_parent(struct pmu *p, struct device *dev)
 #endif
 }
 
-/*
- * The running task's perf context for hardware events: task_struct::perf_event_ctxp is
- * one pointer since 6.2 (perf core's context rewrite); before, an array indexed by the
- * context type, of which hardware PMUs use perf_hw_context. Goes (for READ_ONCE of the
- * pointer) when the oldest supported kernel has the one pointer.
- */
+/* task_struct::perf_event_ctxp: one pointer since 6.2, before an array by context type */
 static inline struct perf_event_context *apmu_compat_task_ctx(struct task_struct *task)
 {
 #ifdef APMU_HAVE_TASK_CTX_POINTER
@@ -95,22 +74,16 @@ static inline struct perf_event_context *apmu_compat_task_ctx(struct task_struct
 }
 
 /*
- * perf core's "events of this context are scheduled in" bits of
- * perf_event_context::is_active (EVENT_FLEXIBLE | EVENT_PINNED, private to
- * kernel/events/core.c, the same values from 6.1 to 7.2; user_access.c reads them).
- * ctx_sched_out() clears them when the task is switched out, before it removes the
- * events in the pmu_disable()/pmu_enable() bracket that ends in apmu's pmu_enable();
- * multiplexing rotation does not touch them. A copy, because the enum is not in a
- * header: goes if perf core exports a "task context scheduled in" test to modules.
+ * EVENT_FLEXIBLE | EVENT_PINNED of perf_event_context::is_active (private to
+ * kernel/events/core.c; 6.1 to 7.2): the task's context is scheduled in. ctx_sched_out()
+ * clears them before the bracket that removes the events; rotation does not. Goes if
+ * perf core exports such a test.
  */
 #define APMU_CTX_SCHEDULED	0x3
 
 /*
- * Whether @event has a ring buffer (is mmapped): perf_event::rb is perf core's, and
- * apmu only tests it for NULL, never dereferences it, to skip the out-of-line
- * perf_event_update_userpage() call, which makes the same test under RCU, for the
- * events nobody mmapped (core.c, apmu_update_userpage()). Goes if perf core makes that
- * test inline itself.
+ * @event is mmapped: perf_event::rb tested, never dereferenced, to skip the out-of-line
+ * perf_event_update_userpage() for unmapped events. Goes if perf core inlines that test.
  */
 static inline bool apmu_compat_event_has_rb(struct perf_event *event)
 {
@@ -118,14 +91,10 @@ static inline bool apmu_compat_event_has_rb(struct perf_event *event)
 }
 
 /*
- * The address of a kernel function not exported to modules (perf_event_overflow() and
- * perf_sample_event_took() up to 7.2 at least: core/overflow.c), by a kprobe:
- * register_kprobe() resolves the name. The probe is registered disabled: its address is
- * resolved, but it is never armed, so no kernel text is patched. Arming patches text
- * under stop_machine(), which hangs QEMU 7.2's 32-bit Arm virt machine
- * (Documentation/admin-guide/perf/apmu.rst, "32-bit Arm"). NULL without CONFIG_KPROBES
- * or for a symbol kprobes refuse. Goes when perf core exports both functions (Kbuild
- * then defines APMU_OVERFLOW_EXPORTED and they are called directly).
+ * The address of a function not exported to modules (perf_event_overflow(),
+ * perf_sample_event_took(): core/overflow.c), resolved by a kprobe registered disabled:
+ * arming would patch text under stop_machine() (apmu.rst, "32-bit Arm"). NULL without
+ * CONFIG_KPROBES. Goes when perf core exports both (Kbuild: APMU_OVERFLOW_EXPORTED).
  */
 static inline void *apmu_compat_lookup(const char *name)
 {
@@ -143,11 +112,7 @@ static inline void *apmu_compat_lookup(const char *name)
 #endif
 }
 
-/*
- * platform_driver::remove returns void since 6.11. Before, the void form is
- * ::remove_new (6.3, and backported to 6.1.y stable, which Debian's 6.1 kernels are).
- * Goes (for .remove) when the oldest supported kernel has the void ::remove.
- */
+/* platform_driver::remove is void since 6.11; before, ::remove_new (6.3, 6.1.y stable) */
 #ifdef APMU_HAVE_PLATFORM_REMOVE_VOID
 #define APMU_PLATFORM_REMOVE	remove
 #else
@@ -155,10 +120,8 @@ static inline void *apmu_compat_lookup(const char *name)
 #endif
 
 /*
- * sysctl: proc handlers take a const struct ctl_table since 6.11. register_sysctl()
- * sizes the table with ARRAY_SIZE() (register_sysctl_sz()) since 6.6 and rejects an
- * empty entry since 6.11; before 6.6 it walks the table up to an empty entry, which must
- * then be there. Each goes when the oldest supported kernel is past its change.
+ * sysctl: const struct ctl_table in handlers since 6.11; register_sysctl() sizes the
+ * table since 6.6 (and refuses an empty entry since 6.11), before it needs one at the end.
  */
 #ifdef APMU_HAVE_CTL_TABLE_CONST
 #define APMU_CTL_CONST		const
@@ -171,13 +134,7 @@ static inline void *apmu_compat_lookup(const char *name)
 #define APMU_CTL_TABLE_END	{ }
 #endif
 
-/*
- * The format/ field macros of <linux/perf/arm_pmu.h>: a field is declared once as
- * ATTR_CFG_FLD_<name>_CFG/_LO/_HI, and GEN_PMU_FORMAT_ATTR() makes its sysfs file while
- * ATTR_CFG_GET_FLD() decodes it. There since 6.9 (moved from arm_spe_pmu.c); before,
- * equivalent ones here (the same sysfs text, "config1:0" for a one-bit field). Goes when
- * the oldest supported kernel has them.
- */
+/* <linux/perf/arm_pmu.h>'s format/ field macros are there since 6.9; before, the same here */
 #ifndef GEN_PMU_FORMAT_ATTR
 static inline ssize_t apmu_format_show(char *page, const char *cfg, int lo, int hi)
 {
@@ -200,11 +157,7 @@ static struct device_attribute format_attr_##name = __ATTR_RO(name)
 		  (attr)->ATTR_CFG_FLD_##name##_CFG)
 #endif
 
-/*
- * hrtimer_setup() (init and callback in one call) since 6.13; hrtimer_init() is gone
- * in 6.15. Before, the two steps it replaced. Goes when the oldest supported kernel has
- * hrtimer_setup().
- */
+/* hrtimer_setup() since 6.13 (hrtimer_init() gone in 6.15) */
 #ifndef APMU_HAVE_HRTIMER_SETUP
 static inline void hrtimer_setup(struct hrtimer *timer,
 				 enum hrtimer_restart (*function)(struct hrtimer *),
@@ -215,12 +168,7 @@ static inline void hrtimer_setup(struct hrtimer *timer,
 }
 #endif
 
-/*
- * topology_core_has_smt() since 6.16 (with the in-tree PMUv3 driver's PMCCNTR rule):
- * whether the firmware described threads in @cpu's core. Before, the same test of
- * arch_topology's cpu_topology[] (exported on arm64 and arm). Goes when the oldest
- * supported kernel has it.
- */
+/* topology_core_has_smt() since 6.16; before, the same test of cpu_topology[] */
 #ifndef APMU_HAVE_TOPOLOGY_CORE_HAS_SMT
 static inline bool topology_core_has_smt(int cpu)
 {
@@ -232,11 +180,7 @@ static inline bool topology_core_has_smt(int cpu)
 }
 #endif
 
-/*
- * timer_delete() and timer_delete_sync() replace del_timer() and del_timer_sync() since
- * 6.2 (backported to 6.1.y stable: Debian's 6.1 has them); the old names are gone by
- * 7.2. Before, the old names. Goes when the oldest supported kernel has the new ones.
- */
+/* timer_delete{,_sync}() since 6.2 (and 6.1.y); del_timer{,_sync}() gone by 7.2 */
 #ifndef APMU_HAVE_TIMER_DELETE
 static inline int timer_delete(struct timer_list *timer)
 {
@@ -249,24 +193,16 @@ static inline int timer_delete_sync(struct timer_list *timer)
 }
 #endif
 
-/*
- * timer_container_of() replaces from_timer() since 6.16; the old name is gone by 7.2.
- * Before, from_timer() (the same container_of()). Goes when the oldest supported kernel
- * has timer_container_of().
- */
+/* timer_container_of() since 6.16; from_timer() gone by 7.2 */
 #ifndef APMU_HAVE_TIMER_CONTAINER_OF
 #define timer_container_of(var, callback_timer, timer_fieldname) \
 	from_timer(var, callback_timer, timer_fieldname)
 #endif
 
 /*
- * Symbol namespaces are string literals since 6.13 (EXPORT_SYMBOL_NS_GPL(sym, "NS"),
- * MODULE_IMPORT_NS("NS"); <kunit/visibility.h> exports into "EXPORTED_FOR_KUNIT_TESTING").
- * Before, the macros take an identifier and stringify it, so a string would become the
- * namespace "\"NS\"": here they take the string as it is, as 6.13's do. The export goes
- * through __EXPORT_SYMBOL() (license "GPL" from 6.5, the section suffix "_gpl" before),
- * as EXPORT_SYMBOL_NS_GPL() itself does. Goes when the oldest supported kernel has
- * string namespaces.
+ * Symbol namespaces are string literals since 6.13; before, the macros stringify an
+ * identifier, so these take the string as 6.13's do (license "GPL" from 6.5, "_gpl"
+ * before, as EXPORT_SYMBOL_NS_GPL() itself).
  */
 #ifndef APMU_HAVE_NS_STRING
 #undef MODULE_IMPORT_NS
@@ -280,16 +216,10 @@ static inline int timer_delete_sync(struct timer_list *timer)
 #endif
 
 /*
- * A per-CPU interrupt (PPI) that serves only some CPUs: since genirq's per-CPU affinity
- * rework (after 6.12; 7.2 has only it) there are no PPI partitions and no
- * irq_get_percpu_devid_partition(); a PPI is one Linux interrupt,
- * platform_get_irq_affinity() gives the CPUs the firmware ties it to, and
- * request_percpu_irq_affinity() requests it for those CPUs only (two PMUs of a
- * heterogeneous system share it). Before, each partition is an interrupt of its own,
- * whose CPUs irq_get_percpu_devid_partition() copies, and request_percpu_irq() requests
- * it. apmu_compat_ppi_affinity() puts the CPUs of PPI @irq (interrupt 0 of @pdev) in
- * @mask: 0, or an errno when the kernel knows of no partition. Goes (for
- * platform_get_irq_affinity()) when the oldest supported kernel has the new interface.
+ * A PPI serving only some CPUs: after 6.12 one interrupt, its CPUs from
+ * platform_get_irq_affinity(), requested with request_percpu_irq_affinity(); before, one
+ * interrupt per partition (irq_get_percpu_devid_partition(), request_percpu_irq()).
+ * apmu_compat_ppi_affinity(): the CPUs of PPI @irq (interrupt 0 of @pdev) in @mask.
  */
 #ifdef APMU_HAVE_PERCPU_IRQ_AFFINITY
 static inline int apmu_compat_ppi_affinity(struct platform_device *pdev, int irq,
@@ -317,33 +247,19 @@ request_percpu_irq_affinity(unsigned int irq, irq_handler_t handler, const char 
 }
 #endif
 
-/*
- * The task flags of threads without user-mode state of their own: kernel threads and
- * io_uring workers, and from 6.4 every user worker (PF_USER_WORKER: io_uring, vhost),
- * which share a process's mm but never run at EL0. Tested by the flag's definition, not
- * the release number: a stable backport brings the flag with its users. Goes (for the
- * three flags) when the oldest supported kernel has PF_USER_WORKER.
- */
+/* Threads that never run at EL0: kernel threads, io_uring and (6.4) all user workers */
 #ifdef PF_USER_WORKER
 #define APMU_COMPAT_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER | PF_USER_WORKER)
 #else
 #define APMU_COMPAT_NO_USER_STATE	(PF_KTHREAD | PF_IO_WORKER)
 #endif
 
-/*
- * __uninitialized (6.3): no automatic zeroing of a stack variable under
- * CONFIG_INIT_STACK_ALL_ZERO. Without it, older kernels simply zero it. Goes when the
- * oldest supported kernel has it.
- */
+/* __uninitialized (6.3): no zeroing under CONFIG_INIT_STACK_ALL_ZERO */
 #ifndef __uninitialized
 #define __uninitialized
 #endif
 
-/*
- * perf_event_attr::config3 (PERF_ATTR_SIZE_VER8) is in 6.3. A config3 that attr.size does
- * not cover reads 0 (perf core zeroes what user space did not pass); before 6.3 perf
- * core refuses non-zero bytes past its attr with E2BIG itself.
- */
+/* perf_event_attr::config3 since 6.3; before, perf core refuses it (E2BIG) */
 static inline u64 apmu_compat_config3(const struct perf_event_attr *attr)
 {
 #ifdef PERF_ATTR_SIZE_VER8
@@ -354,31 +270,14 @@ static inline u64 apmu_compat_config3(const struct perf_event_attr *attr)
 }
 
 /*
- * Throttling since 6.16 (perf core's rework of the throttle for groups): perf core stops
- * a throttled event's whole group itself, through pmu->stop() called from inside
- * perf_event_overflow() (so from apmu's overflow handler and PC-sample delivery), and
- * restarts every member with pmu->start() at the next tick; drivers no longer act on
- * perf_event_overflow()'s return (7.2 also stops an event at its IOC_REFRESH limit
- * there). Before, only the return says so, and the driver stops the one event. apmu
- * does the latter on every kernel: its stop() callbacks do nothing for an event already
- * stopped, so one source is right on both sides and no compile test is needed
- * (kselftest apmu_sampling throttled_group_restarts shows both). Goes (the stop after
- * the return) when the oldest supported kernel has 6.16's throttle.
+ * Throttling: since 6.16 perf core stops a throttled group itself; apmu stops the event
+ * on perf_event_overflow()'s return on every kernel, its stop() a no-op when stopped
+ * (apmu.rst, "Linux 7.2"). <kunit/visibility.h>: 6.2, and Debian's 6.1.y.
  */
 
 /*
- * <kunit/visibility.h> (VISIBLE_IF_KUNIT, EXPORT_SYMBOL_IF_KUNIT) is in 6.2, and in
- * Debian's 6.1.y; the KUnit module is built only where CONFIG_KUNIT is set (not in
- * Debian's configs).
- */
-
-/*
- * cpu_pm_unregister_notifier() waits for the walks of cpu_pm_notify(), which run under
- * rcu_read_lock() on the idling CPU (CPU_PM_EXIT), only in newer kernels (6.12's waits:
- * "Wait for the rcu_read_lock() walkers"); an older one returns while a walk that loaded
- * the notifier may still run it. apmu frees what its notifiers use right after
- * unregistering, so it waits itself, on every kernel: a second grace period where the
- * kernel already waited, at unload only. Remove once the oldest supported kernel waits.
+ * cpu_pm_unregister_notifier() waits for cpu_pm_notify()'s RCU walkers only in newer
+ * kernels (6.12); apmu frees what its notifiers use next, so it waits itself.
  */
 static inline void apmu_cpu_pm_unregister(struct notifier_block *nb)
 {

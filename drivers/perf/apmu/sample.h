@@ -1,12 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * apmu: sample delivery, the one service apmu.ko offers to other modules.
- *
- * perf_event_overflow() and perf_sample_event_took() are not exported to modules (6.12 to
- * 7.2 at least): apmu.ko resolves them once at load (core/overflow.c) and exports these
- * wrappers in the symbol namespace "APMU", which apmu_pcs.ko imports
- * (MODULE_IMPORT_NS("APMU")), so that the only edge between the two modules is explicit.
- * This header goes when perf core exports both functions to modules.
+ * apmu: sample delivery, the one service apmu.ko offers other modules (namespace "APMU",
+ * imported by apmu_pcs.ko). Goes when perf core exports perf_event_overflow() and
+ * perf_sample_event_took() to modules (core/overflow.c resolves them at load).
  */
 #ifndef __APMU_SAMPLE_H
 #define __APMU_SAMPLE_H
@@ -27,10 +23,8 @@ bool apmu_can_sample(void);
  * @regs: the interrupted registers
  *
  * Only when apmu_can_sample().
- *
  * Return: non-zero when perf wants the event stopped (throttling, event limit); the
- * caller stops it. Since 6.16 perf core has stopped it (a throttled event's whole group)
- * by then, through pmu->stop(), and the caller's stop does nothing (compat.h).
+ * caller stops it (since 6.16 perf core already has: compat.h).
  */
 int apmu_event_overflow(struct perf_event *event, struct perf_sample_data *data,
 			struct pt_regs *regs);
@@ -38,10 +32,7 @@ int apmu_event_overflow(struct perf_event *event, struct perf_sample_data *data,
 /* Account @ns spent in the overflow handler to perf's CPU-time limit. */
 void apmu_sample_took(u64 ns);
 
-/*
- * Tell the event's reader that @lost samples were dropped (PERF_RECORD_LOST_SAMPLES,
- * perf_log_lost_samples()), when that could be resolved; else nothing.
- */
+/* PERF_RECORD_LOST_SAMPLES for @lost dropped samples, where that could be resolved */
 void apmu_lost_samples(struct perf_event *event, u64 lost);
 
 #endif /* __APMU_SAMPLE_H */

@@ -1,11 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * apmu: what the test-only fake units reach. tests/amu_vmtest.c and tests/pcs_vmtest.c
- * are modules, built with the KUnit suites, that hand a unit over a register model to
- * apmu_amu.ko or apmu_pcs.ko, so that VM tests drive the real sysfs files and PMUs. As
- * <kunit/visibility.h>'s EXPORT_SYMBOL_IF_KUNIT(), the symbols they need are exported
- * only when CONFIG_KUNIT is set, in one namespace of their own, "APMU_FAKE", which only
- * the fakes import.
+ * apmu: the symbols the test-only fake units (tests/amu_vmtest.c, tests/pcs_vmtest.c)
+ * need, exported as EXPORT_SYMBOL_IF_KUNIT() does, into their own namespace "APMU_FAKE".
  */
 #ifndef __APMU_VISIBILITY_H
 #define __APMU_VISIBILITY_H

@@ -1,19 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu: Activity Monitors (AMU) unit: per-CPU discovery, the register reads and the
- * group-1 enable writes, each made ON the CPU concerned, CPU hotplug and CPU PM.
- *
- * Discovery runs on each CPU as it comes online (a cpuhp dynamic state), and only touches
- * the AMU there if the kernel itself enabled it on that CPU (&apmu_amu_regs.kernel_enabled).
- *
- * An AMU reset (core power-down in an idle state, or hotplug) sets every counter and every
- * group-1 enable to 0 (AMEVCNTR<g><n>_EL0: 0 on a Cold reset; AMCNTENSET1_EL0.P<n>: "On
- * an AMU reset, this field resets to '0'"), and whether the AMU is in the core's power
- * domain is IMPLEMENTATION DEFINED. Linux asks firmware to save and restore the counters
- * (Documentation/arch/arm64/booting.rst), which no firmware does where the kernel itself
- * runs at the highest Exception level. So the unit keeps its own: a CPU PM notifier folds
- * the events of the CPU going down into their counts and folds them again when it is back,
- * and the group-1 enables apmu may write are written back then, and at online.
+ * apmu: Activity Monitors (AMU) unit: per-CPU discovery (at each online, only where the
+ * kernel enabled the AMU), register reads and group-1 enable writes on the CPU
+ * concerned, hotplug and CPU PM. An AMU reset (power-down, hotplug) zeroes the counters
+ * and the group-1 enables (AMEVCNTR<g><n>_EL0, AMCNTENSET1_EL0.P<n>), and no firmware
+ * saves them where the kernel runs at the highest Exception level
+ * (Documentation/arch/arm64/booting.rst): the unit folds its events around CPU PM and
+ * writes its group-1 enables back.
  */
 #define pr_fmt(fmt) "apmu: amu: " fmt
 
@@ -82,11 +75,7 @@ static void apmu_amu_discover_local(struct apmu_amu *amu, struct apmu_amu_cpu *i
 	info->version = FIELD_GET(ID_AA64PFR0_EL1_AMU_MASK, pfr0);
 	info->cur_el = amu->kernel_el;
 	info->high_el = apmu_amu_highest_el(pfr0);
-	/*
-	 * AMCNTENSET1/CLR1_EL0 writes: IsHighestEL(PSTATE.EL), else UNDEFINED. Only a kernel
-	 * at EL2 on a CPU without EL3 knows it is there: a kernel at EL1 is never taken to be
-	 * at the highest EL, as a hypervisor may hide EL2 in ID_AA64PFR0_EL1.
-	 */
+	/* AMCNTENSET1/CLR1_EL0 writes: only at the highest EL (apmu_amu_set_enable()) */
 	info->writable = info->cur_el == 2 &&
 			 FIELD_GET(ID_AA64PFR0_EL1_EL3_MASK, pfr0) == APMU_AMU_EL_NI;
 
@@ -96,18 +85,16 @@ static void apmu_amu_discover_local(struct apmu_amu *amu, struct apmu_amu_cpu *i
 	info->cg0nc = min_t(u64, FIELD_GET(APMU_AMCGCR_CG0NC, cgcr), APMU_AMU_NR_G0);
 	info->const_broken = r->const_broken();
 	/*
-	 * Group-0 enables are firmware's (apmu never writes them): a counter left disabled
-	 * there (AMCNTENSET0_EL0.P<n> == 0) does not count, and would show a constant value
-	 * as if it were one. Not offered, nor the erratum-broken AMEVCNTR0<1>.
+	 * Group-0 enables are firmware's: a counter left disabled (AMCNTENSET0_EL0.P<n> == 0)
+	 * would show a constant value. Not offered, nor the erratum-broken AMEVCNTR0<1>.
 	 */
 	en0 = r->read(APMU_AMU_R_CNTENSET0, 0);
 	info->g0 = en0 & (BIT(info->cg0nc) - 1);
 	if (info->const_broken)
 		info->g0 &= ~BIT(APMU_AMU_G0_CONST);
 	/*
-	 * AMCFGR_EL0.NCG == 0: no group 1, and its registers are UNDEFINED. AMUv1p1: group 1
-	 * may be sparse (AMCG1IDR_EL0), which is not handled: not exposed at all, rather
-	 * than risk reading an unimplemented (UNDEFINED) counter.
+	 * AMCFGR_EL0.NCG == 0: group 1 is UNDEFINED. AMUv1p1's sparse group 1 (AMCG1IDR_EL0)
+	 * is not handled: not exposed at all.
 	 */
 	if (info->ncg && info->version < APMU_AMU_V1P1)
 		info->cg1nc = min_t(u64, FIELD_GET(APMU_AMCGCR_CG1NC, cgcr), APMU_AMU_NR_G1);
@@ -212,10 +199,7 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_amu_discover);
  * @reg: the register
  * @n: the counter, for the per-counter registers
  *
- * Only what discovery found implemented: never group-1 registers when NCG == 0 (or on
- * AMUv1p1), never counters >= CG<g>NC, never an erratum-broken AMEVCNTR0<1> or a group-0
- * counter that firmware left disabled.
- *
+ * Only what discovery found implemented and offered (see apmu_amu_discover_local()).
  * Return: true if the access is allowed.
  */
 bool apmu_amu_reg_ok(const struct apmu_amu_cpu *info, enum apmu_amu_reg reg,
@@ -247,7 +231,6 @@ bool apmu_amu_reg_ok(const struct apmu_amu_cpu *info, enum apmu_amu_reg reg,
  * @info: where the discovery result the decision was made on is copied
  *
  * Callable with IRQs off (the perf read path).
- *
  * Return: true if the access is allowed.
  */
 bool apmu_amu_cpu_ok(struct apmu_amu *amu, unsigned int cpu, enum apmu_amu_reg reg,
@@ -352,14 +335,11 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_amu_restore_en1);
  * @n: the group-1 counter, below AMCGCR_EL0.CG1NC
  * @on: enable (AMCNTENSET1_EL0, W1S) or disable (AMCNTENCLR1_EL0, W1C)
  *
- * Writes bit @n only. AMCNTENSET1/CLR1_EL0 writes are UNDEFINED below the highest
- * implemented Exception level: the MSR is executed only by a kernel at EL2 on a CPU
- * without EL3, never by a kernel at EL1. The state is kept, and written again after an
- * AMU reset (CPU PM exit, online).
- *
- * Return: 0; -EPERM unless the kernel is at EL2 and EL3 is not implemented; -ENODEV if
- * @cpu has no counter @n;
- * -ENXIO if @cpu is offline.
+ * AMCNTENSET1/CLR1_EL0 writes are UNDEFINED below the highest implemented Exception
+ * level: only a kernel at EL2 on a CPU without EL3 writes them (at EL1 a hypervisor may
+ * hide EL2). The state is written again after an AMU reset (CPU PM exit, online).
+ * Return: 0; -EPERM unless the kernel is at EL2 without EL3; -ENODEV if @cpu has no
+ * counter @n; -ENXIO if @cpu is offline.
  */
 int apmu_amu_set_enable(struct apmu_amu *amu, unsigned int cpu, unsigned int n, bool on)
 {
@@ -430,12 +410,9 @@ static int apmu_amu_cpu_offline(unsigned int cpu, struct hlist_node *node)
  * @amu: the unit
  * @cmd: %CPU_PM_ENTER, %CPU_PM_EXIT or %CPU_PM_ENTER_FAILED
  *
- * Runs on the CPU, IRQs off (the CPU PM notifier). Entering, the AMU may be reset before
- * the CPU is back: the active events take what they counted so far. Leaving, the
- * group-1 enables are written back and the events take what was counted since, or since
- * a reset (apmu_amu_pmu_fold()).
- * %CPU_PM_ENTER_FAILED: a later notifier refused, nothing was reset: the counters went on
- * from where the events were folded, so they are left as they are.
+ * On the CPU, IRQs off. Entering, the active events take what they counted so far;
+ * leaving, the group-1 enables are written back and the events take what was counted
+ * since (or since a reset). %CPU_PM_ENTER_FAILED: nothing was reset, nothing to do.
  */
 void apmu_amu_cpu_pm(struct apmu_amu *amu, unsigned long cmd)
 {
@@ -575,9 +552,8 @@ void apmu_amu_unregister(struct apmu_amu *amu)
 EXPORT_SYMBOL_FAKE_IF_KUNIT(apmu_amu_unregister);
 
 /*
- * Module init: the hotplug state, then the unit over the real registers. A CPU without
- * an AMU is not an error: the module loads and offers nothing (apmu_amu_register()).
- * Independent of apmu.ko: the AMU is read whoever drives the CPU PMU.
+ * A CPU without an AMU is not an error: the module loads and offers nothing. Independent
+ * of apmu.ko: the AMU is read whoever drives the CPU PMU.
  */
 static int __init apmu_amu_init(void)
 {
@@ -590,11 +566,7 @@ static int __init apmu_amu_init(void)
 	apmu_amu_hp_state = ret;
 
 	apmu_amu_hw.owner = THIS_MODULE;
-	/*
-	 * A kernel runs at EL2 (VHE) or EL1. Group-1 enables are written only at EL2 with
-	 * ID_AA64PFR0_EL1.EL3 == 0, never at EL1: a hypervisor may hide EL2 there, and the
-	 * MSR would be UNDEFINED.
-	 */
+	/* group-1 enables only at EL2 with ID_AA64PFR0_EL1.EL3 == 0 (apmu_amu_set_enable()) */
 	apmu_amu_hw.kernel_el = is_kernel_in_hyp_mode() ? 2 : 1;
 	ret = apmu_amu_register(&apmu_amu_hw);
 	if (ret) {

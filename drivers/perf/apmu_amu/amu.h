@@ -1,21 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * apmu: the Activity Monitors (FEAT_AMUv1) unit: per-CPU sysfs and the counting-only
- * apmu_amu perf PMU over the AMU counters.
- *
- * The AMU is live kernel state: Linux reads AMEVCNTR0<0> (core cycles) and AMEVCNTR0<1>
- * (constant-frequency cycles) for frequency invariance. This unit only reads it, with one
- * exception: the group-1 enables (AMCNTENSET1_EL0/AMCNTENCLR1_EL0), written one bit at a
- * time when aux<n>_enable is written, and all the bits that differ from the state wanted
- * after an AMU reset cleared them (CPU PM exit, online); only by a kernel at EL2 (VHE) on
- * a CPU without EL3: then EL2 is the highest implemented Exception level (short of a
- * nested-virtualization guest given the AMU), the only level at which those writes are
- * not UNDEFINED. A kernel at EL1 never writes them (a hypervisor may hide EL2 from
- * ID_AA64PFR0_EL1). Group-0 enables are never written, no counter is ever written, and
- * AMUSERENR_EL0 is never touched.
- *
- * The registers are reached through a &struct apmu_amu_regs table: the real system
- * registers (sysreg.c) or the KUnit register model (tests/amu_model.c).
+ * apmu_amu perf PMU. The AMU is live kernel state (frequency invariance reads
+ * AMEVCNTR0<0>, <1>): the unit only reads it, except the group-1 enables
+ * (AMCNTENSET1_EL0/AMCNTENCLR1_EL0), written only at the highest implemented Exception
+ * level (apmu_amu_set_enable()). The registers are reached through &struct apmu_amu_regs
+ * (sysreg.c, or the KUnit model).
  */
 #ifndef __APMU_AMU_H
 #define __APMU_AMU_H
@@ -49,10 +39,7 @@
 
 /* ID_AA64PFR0_EL1.EL2/EL3 value meaning "not implemented" */
 #define APMU_AMU_EL_NI		0
-/*
- * ID_AA64PFR0_EL1.AMU from which on (AMUv1p1) group 1 may be sparse (AMCG1IDR_EL0) and
- * AMCR_EL0.CG1RZ may apply: not handled, so group 1 is not exposed at all there
- */
+/* AMUv1p1: group 1 may be sparse (AMCG1IDR_EL0), not handled, so not exposed */
 #define APMU_AMU_V1P1		2
 
 /**
@@ -85,10 +72,8 @@ enum apmu_amu_reg {
 
 /**
  * struct apmu_amu_regs - AMU register access on the calling CPU (preemption disabled)
- * @kernel_enabled: the kernel enabled the AMU on this CPU: its capability
- *	ARM64_HAS_AMU_EXTN and ID_AA64PFR0_EL1.AMU != 0, exactly the test the kernel's
- *	cpu_amu_enable() makes before it reads the AMU itself. No AMU register is accessed
- *	on a CPU where this is false.
+ * @kernel_enabled: the kernel enabled the AMU on this CPU (ARM64_HAS_AMU_EXTN and
+ *	ID_AA64PFR0_EL1.AMU != 0, as cpu_amu_enable()); else no AMU register is accessed
  * @const_broken: the constant-frequency counter AMEVCNTR0<1> is erratum-broken
  *	(ARM64_WORKAROUND_BROKEN_AMU_CONSTCNT)
  * @read: read register @reg; @n selects AMEVCNTR0<n>, AMEVCNTR1<n> or AMEVTYPER1<n>
@@ -120,19 +105,15 @@ enum apmu_amu_absent {
  * struct apmu_amu_cpu - what discovery found on one CPU
  * @absent: %APMU_AMU_PRESENT, or why the CPU has no AMU unit
  * @const_broken: AMEVCNTR0<1> is not to be trusted (erratum): not offered
- * @writable: the kernel runs at EL2 (VHE) and EL3 is not implemented: EL2 is the highest
- *	implemented Exception level and AMCNTENSET1/CLR1 writes are defined here. Never
- *	true for a kernel at EL1, even if ID_AA64PFR0_EL1 shows no EL2 (a hypervisor may
- *	hide it)
+ * @writable: the kernel runs at EL2 (VHE) without EL3, the highest implemented
+ *	Exception level: AMCNTENSET1/CLR1 writes are defined. Never at EL1
  * @cur_el: Exception level the kernel runs at (&apmu_amu.kernel_el)
  * @high_el: highest implemented Exception level (ID_AA64PFR0_EL1.EL3, .EL2)
  * @version: ID_AA64PFR0_EL1.AMU (1: AMUv1, %APMU_AMU_V1P1: AMUv1p1)
  * @ncg: counter groups implemented minus one (AMCFGR_EL0.NCG)
  * @cg0nc: group-0 counters implemented: AMCGCR_EL0.CG0NC, at most %APMU_AMU_NR_G0
- * @g0: the group-0 counters offered, a bit per counter: implemented (n < @cg0nc), enabled
- *	by firmware (AMCNTENSET0_EL0.P<n>: a disabled one would read a silent, constant
- *	value; apmu never writes the group-0 enables) and, for AMEVCNTR0<1>, not
- *	erratum-broken
+ * @g0: the group-0 counters offered: implemented, enabled by firmware
+ *	(AMCNTENSET0_EL0.P<n>) and, for AMEVCNTR0<1>, not erratum-broken
  * @cg1nc: group-1 counters: AMCGCR_EL0.CG1NC (0 when NCG == 0, and on AMUv1p1, whose
  *	group 1 is not handled), at most %APMU_AMU_NR_G1
  * @sysfs: this unit created the CPU's amu/ group
@@ -207,12 +188,7 @@ struct apmu_amu {
 	u8 g0;
 };
 
-/*
- * The apmu_amu perf config layout, declared once: format/counter is "config:0-3" (the
- * counter number), format/group "config:8" (0: AMEVCNTR0<n>, 1: AMEVCNTR1<n>).
- * GEN_PMU_FORMAT_ATTR() makes the format/ files and ATTR_CFG_GET_FLD() decodes a config
- * (<linux/perf/arm_pmu.h>, or compat.h before 6.9).
- */
+/* perf config: format/counter "config:0-3", format/group "config:8" (0: AMEVCNTR0<n>) */
 #define ATTR_CFG_FLD_counter_CFG	config
 #define ATTR_CFG_FLD_counter_LO		0
 #define ATTR_CFG_FLD_counter_HI		3

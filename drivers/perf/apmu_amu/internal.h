@@ -1,9 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/*
- * apmu_amu: the unit's inside, for sysfs.c and the KUnit suite (tests/amu_test.c), which
- * calls the real handlers of the cpuN/amu files: the attributes and, with
- * CONFIG_KUNIT, the functions <kunit/visibility.h> makes visible to it.
- */
+/* apmu_amu: the unit's inside, for sysfs.c and the KUnit suite (tests/amu_test.c) */
 #ifndef __APMU_AMU_INTERNAL_H
 #define __APMU_AMU_INTERNAL_H
 

@@ -2,26 +2,15 @@
 /*
  * apmu PC sampling: the architectural rules of the external PMU frame.
  *
- *  - PMPCSCTL, PMPCSR and the context sample registers give an error response while the
- *    core is powered down, under the OS double lock, and under the OS lock (PMPCSCTL's
- *    "Accessing" rules). An error response is an external abort, so every access is
- *    preceded by a check of the unit's state, with the unit's lock held so that the
- *    hotplug and CPU PM callbacks cannot power the core down between check and access.
- *    Each refusal becomes an errno and a pr_debug: powered down or offline -EAGAIN (try
- *    again when it is up), OS lock -EBUSY (the OS is saving or restoring the core's debug
- *    state), double lock -EIO (nothing can reach the frame until the core is reset).
- *  - PMPCSCTL.IMP (bit 1, RO) says whether EN (bit 0) is implemented; with IMP == 0, EN is
- *    RAZ/WI and asking for it is -EOPNOTSUPP. SS (bit 4) exists only with FEAT_PMUv3_SS
- *    (PMDEVID.PMSS), else -EOPNOTSUPP. Bits [63:5] and [3:2] are RES0: only EN and SS are
- *    ever written, and the upper word never is.
- *  - PMPCSCTL.EN and SS reset to 0 on a Warm reset ("On a Warm reset, this field resets
- *    to '0'"), which the core goes through each time it powers up again: out of a
- *    power-down idle state (CPU PM) or back online (hotplug). The unit keeps the value
- *    it wants (@ctl) and its CPU writes it again on the way back, under the lock, after
- *    the state check; only when something is wanted, so an idle exit costs nothing
- *    otherwise.
- *  - PMPCSR[31:0] == 0xFFFFFFFF is "no valid sample" (the core is halted, profiling is
- *    suspended or prohibited); the rest of the sample is then UNKNOWN and not read.
+ *  - PMPCSCTL, PMPCSR and the context registers give an error response (an external
+ *    abort) while the core is powered down or under the OS (double) lock: every access
+ *    follows a state check under the unit's lock, which the hotplug and CPU PM callbacks
+ *    take. Powered down or offline: -EAGAIN; OS lock: -EBUSY; double lock: -EIO.
+ *  - PMPCSCTL.IMP (bit 1, RO): EN (bit 0) implemented, else RAZ/WI (-EOPNOTSUPP). SS
+ *    (bit 4) only with FEAT_PMUv3_SS (PMDEVID.PMSS). Bits [63:5], [3:2] RES0.
+ *  - PMPCSCTL.EN and SS reset to 0 on a Warm reset, which each power-up is: the unit keeps
+ *    the wanted value (@ctl) and its CPU writes it again on the way back, if any.
+ *  - PMPCSR[31:0] == 0xFFFFFFFF: no valid sample; the rest is UNKNOWN and not read.
  */
 #define pr_fmt(fmt) "apmu_pcs: " fmt
 
@@ -88,12 +77,10 @@ static void pcs_write(struct apmu_pcs_unit *u, unsigned int off, u32 val)
  * apmu_pcs_identify() - is this frame a PMU with PC sampling? Learn its features.
  * @u: the unit; @u->ops, @u->cpu and the CPU state set
  *
- * PMDEVARCH must say Arm PMUv3 (ARCHITECT 0x23B, PRESENT, ARCHID 0x2A16 or 0x2A26) and
- * PMDEVID.PCSample FEAT_PCSRv8p2 (1) or FEAT_PCSRv8p9 (2, with PMPCSCTL). Sets
- * @u->has_ctl, @u->imp, @u->ss and @u->swlock.
- *
- * PMDEVAFF0/1 must match the CPU's MPIDR affinity (@u->mpidr): a frame of another CPU
- * is refused, else the power checks would guard the wrong CPU.
+ * PMDEVARCH: Arm PMUv3 (ARCHITECT 0x23B, PRESENT, ARCHID 0x2A16 or 0x2A26); PMDEVID
+ * .PCSample FEAT_PCSRv8p2 (1) or FEAT_PCSRv8p9 (2, with PMPCSCTL); PMDEVAFF0/1 the CPU's
+ * MPIDR affinity, else the power checks would guard the wrong CPU. Sets @u->has_ctl,
+ * @u->imp, @u->ss and @u->swlock.
  *
  * Return: 0, -ENODEV when the frame is something else, -EXDEV when it belongs to
  * another CPU (PMDEVAFF, or EDDEVAFF through @u->ops->probe), -ENXIO when
@@ -170,12 +157,9 @@ static void pcs_wake_on_cpu(void *info)
  * apmu_pcs_wake() - learn that a new unit's CPU is out of any CPU PM low-power state
  * @u: the unit, published (so the CPU PM notifier sees it) with @u->pm_off true
  *
- * The CPU may have entered a power-down idle state before the unit was published: its
- * CPU_PM_ENTER then saw no unit. So a unit starts with @u->pm_off set, and only the CPU
- * itself, running this IPI (so awake, and with any later CPU_PM_ENTER ordered after it),
- * clears it - as coresight-cpu-debug does for its power state - and records its MPIDR
- * affinity (@u->mpidr, which the frames' PMDEVAFF must match). An offline CPU keeps
- * @u->pm_off set; the caller holds cpus_read_lock().
+ * A CPU_PM_ENTER before publication saw no unit: only the CPU itself, running this IPI,
+ * clears @u->pm_off (as coresight-cpu-debug does) and records its MPIDR affinity. An
+ * offline CPU keeps it set; the caller holds cpus_read_lock().
  */
 void apmu_pcs_wake(struct apmu_pcs_unit *u)
 {
@@ -256,11 +240,9 @@ static void pcs_restore_ctl(struct apmu_pcs_unit *u)
  * @u: the unit
  * @on: resume
  *
- * This is root's switch (sysfs): suspending refuses apmu_pcs perf events until root
- * resumes, and whatever root writes stays after the last event goes.
- *
- * Return: 0; -EOPNOTSUPP whatever @on when IMP == 0 (PMPCSCTL.EN is RAZ/WI: there is
- * no switch to write; the frame is not touched); or apmu_pcs_check()'s errno.
+ * Root's switch (sysfs): suspended, apmu_pcs events are refused; it outlives the events.
+ * Return: 0; -EOPNOTSUPP when IMP == 0 (EN is RAZ/WI; the frame is not touched); or
+ * apmu_pcs_check()'s errno.
  */
 int apmu_pcs_set_enable(struct apmu_pcs_unit *u, bool on)
 {
@@ -286,10 +268,8 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_set_enable);
  * apmu_pcs_events_refused() - may a new perf event sample the unit? (event_init)
  * @u: the unit
  *
- * An event is refused while root has suspended sampling through sysfs (enable = 0), and
- * while sample on snapshot (SS) is set: PMPCSR would then repeat the last snapshot at
- * every read.
- *
+ * Not while root has suspended sampling (enable = 0), nor while SS is set (PMPCSR would
+ * repeat the last snapshot).
  * Return: 0 or -EBUSY.
  */
 int apmu_pcs_events_refused(struct apmu_pcs_unit *u)
@@ -312,11 +292,10 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_refused);
  * apmu_pcs_events_get() - a perf event starts sampling the unit (add())
  * @u: the unit
  *
- * The first event resumes sampling (PMPCSCTL.EN) when it is suspended, and the last one
- * (apmu_pcs_events_put()) suspends it again: EN is counted across events. It never
- * fails (a failed add() would make perf rotate CPU N's context every jiffy): an event
- * opened before root suspended sampling or set SS is added, and samples nothing
- * meanwhile (EN stays as root wrote it; pcs_produce() ignores snapshots).
+ * PMPCSCTL.EN is counted across events: the first resumes a suspended unit, the last
+ * (apmu_pcs_events_put()) suspends it again. Never fails (a failed add() makes perf
+ * rotate CPU N's context every jiffy): an event that root's later suspend or SS caught
+ * samples nothing meanwhile.
  */
 void apmu_pcs_events_get(struct apmu_pcs_unit *u)
 {
@@ -351,10 +330,8 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_events_put);
  * @u: the unit
  * @on: sample on snapshot
  *
- * perf ignores sample on snapshot (each read would return the same snapshot): setting
- * it while apmu_pcs events sample the unit is -EBUSY, and events are refused while it
- * is set.
- *
+ * perf cannot use it (each read returns the same snapshot): events refuse it, it refuses
+ * events.
  * Return: 0; -EOPNOTSUPP without FEAT_PMUv3_SS (SS is RES0); -EBUSY for @on while
  * perf events sample the unit; or apmu_pcs_check()'s errno.
  */

@@ -1,11 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * apmu PC sample-based profiling (FEAT_PCSRv8p9): each unit is one core's external PMU
- * frame, reached through a &struct apmu_pcs_ops table (MMIO on hardware, a register
- * model in tests). frame.c holds the architectural rules (lock and power state before
- * every access, PMPCSCTL's IMP/EN/SS and RES0 bits, PMPCSR decoding); unit.c finds the
- * frames and keeps each unit's view of its CPU (hotplug, CPU PM) and its sysfs group;
- * pmu.c is the hrtimer-driven apmu_pcs perf PMU.
+ * frame, reached through &struct apmu_pcs_ops. frame.c: the architectural rules; unit.c:
+ * discovery, hotplug, CPU PM, sysfs; pmu.c: the apmu_pcs perf PMU.
  */
 #ifndef __APMU_PCS_H
 #define __APMU_PCS_H
@@ -23,14 +20,11 @@ struct module;
  * struct apmu_pcs_ops - how a unit reaches its registers
  * @read: 32-bit read of the external PMU frame at byte offset @off
  * @write: 32-bit write of the external PMU frame at byte offset @off
- * @prsr: the core's power and lock state in EDPRSR layout (PU, OSLK, DLK), read from
- *	somewhere that answers while the core is powered down (the external debug frame,
- *	never from the PMU frame itself. With FEAT_DoPD (Armv8.3+) EDPRSR is in the
- *	core power domain too: it is only read while the CPU is online and not in a CPU
- *	PM low-power state (apmu_pcs_check() checks that first)
- * @probe: optional: identify the frames behind @prsr (EDDEVARCH); called once, by
- *	apmu_pcs_identify(), with @lock held and the CPU known to be up (online, out of
- *	CPU PM), before the first @prsr. Return 0 or -ENXIO
+ * @prsr: the core's EDPRSR (PU, OSLK, DLK), from the external debug frame, never the
+ *	PMU frame; read only with the CPU online and out of CPU PM (FEAT_DoPD puts
+ *	EDPRSR in the core power domain)
+ * @probe: optional: identify the frames behind @prsr (EDDEVARCH), once, with @lock
+ *	held and the CPU up, before the first @prsr. Return 0 or -ENXIO
  */
 struct apmu_pcs_ops {
 	u32 (*read)(struct apmu_pcs_unit *u, unsigned int off);
@@ -85,9 +79,8 @@ struct apmu_pcs_sample {
  * @dbg: the mapped external debug frame, for EDPRSR (MMIO backend), or NULL
  * @res: the claimed PMU frame region (MMIO backend), or NULL
  * @owner: the module providing @ops (pinned while perf events use the unit)
- * @lock: held across the state check and the accesses that follow it, and by the
- *	hotplug and CPU PM callbacks that change @online and @pm_off: no access can be in
- *	flight when the core goes down
+ * @lock: held across the state check and the accesses after it, and by the hotplug
+ *	and CPU PM callbacks that change @online and @pm_off
  * @online: @cpu is online (CPU hotplug)
  * @pm_off: @cpu is in a low-power state that may power the core down (CPU PM)
  * @has_ctl: PMDEVID.PCSample says FEAT_PCSRv8p9: PMPCSCTL exists
@@ -97,19 +90,14 @@ struct apmu_pcs_sample {
  * @cid2_block: sample through block 1 (CONTEXTIDR_EL2) rather than block 0 (VMID):
  *	the kernel runs at EL2 (VHE) and keeps its context ID there
  * @cid_is_pid: the sampled context ID is the Linux TID (CONFIG_PID_IN_CONTEXTIDR)
- * @mpidr: the CPU's MPIDR_EL1 affinity (Aff3..Aff0), read on the CPU by
- *	apmu_pcs_wake(); PMDEVAFF0/1 (and EDDEVAFF0/1) must match it
+ * @mpidr: the CPU's MPIDR_EL1 affinity, which PMDEVAFF0/1 and EDDEVAFF0/1 must match
  * @users: perf events sampling this unit
- * @ctl: the PMPCSCTL value the driver wants (EN, SS; under @lock): what it last wrote,
- *	or found at identification. EN and SS reset to 0 on a Warm reset, which the core
- *	goes through whenever it powers up again (leaving a power-down idle state, coming
- *	back online); the CPU itself writes @ctl again then (apmu_pcs_set_pm_off(),
- *	apmu_pcs_set_online()), else sampling would stay suspended for good
+ * @ctl: the PMPCSCTL value wanted (EN, SS; under @lock), written again by the CPU at
+ *	each power-up (Warm reset clears them)
  * @active: perf events between add() and del() (under @lock)
  * @ev_en: the events set PMPCSCTL.EN (when @active went 0 -> 1) and clear it again
  *	when it goes 1 -> 0, unless root has written enable since (under @lock)
- * @root_off: root suspended sampling through sysfs (enable = 0): new events are refused
- *	until root resumes it, events already open sample nothing (under @lock)
+ * @root_off: root suspended sampling through sysfs (enable = 0) (under @lock)
  * @ready: identified: perf events may use the unit (set under apmu_pcs_units_lock)
  * @sysfs: the pcsample/ group is registered
  */

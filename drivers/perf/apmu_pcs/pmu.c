@@ -1,26 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu_pcs: a perf PMU that samples a CPU's PC without interrupting it
- * (Documentation/admin-guide/perf/apmu.rst, "The apmu_pcs perf PMU").
+ * apmu_pcs: a perf PMU that samples a CPU's PC without interrupting it (apmu.rst, "The
+ * apmu_pcs perf PMU"). An event is bound to CPU N; its ring buffer is written on N only.
  *
- * An event is CPU-bound to CPU N and stays in N's perf context, so its ring buffer is
- * written on N only. Three parties, each with its own context rules:
- *
- *  - the reader: another active (housekeeping) CPU, pcs_choose_reader(). Its hrtimer
- *    (hard IRQ, pcs_hrtimer()) reads N's PMPCSR over the external frame once per
- *    interval (pcs_interval()) and writes the sample into the event's single-producer
- *    ring (pcs_produce()). It is started and moved by an IPI to the reader (pcs_kick()),
- *    never to N.
- *  - CPU N: delivers the ring as perf samples (pcs_deliver()) with IRQs off, from a
- *    pinned deferrable timer at its tick (pcs_flush()), a read of the event and del().
- *  - perf core: event_init, add/del/start/stop/read on CPU N, and the hotplug
- *    callbacks, which move the readers off a CPU going down.
+ *  - the reader, another active (housekeeping) CPU: its hard-IRQ hrtimer reads N's
+ *    PMPCSR over the external frame each interval into the event's single-producer ring
+ *    (pcs_produce()); started and moved by an IPI to the reader (pcs_kick()), never to N.
+ *  - CPU N, IRQs off: delivers the ring as perf samples (pcs_deliver()) from a pinned
+ *    deferrable timer at its tick (pcs_flush()), a read of the event and del().
+ *  - perf core: event_init, add/del/start/stop/read on N; the hotplug callbacks move
+ *    the readers off a CPU going down.
  *
  * The ring is ordered by @head (release by the reader, acquire by N) and @tail (release
- * by N, acquire by the reader). Refused with -EOPNOTSUPP: what PMPCSR cannot honour
- * (counting, per-task events, filtering but exclude_guest/hv, register or stack dumps,
- * groups), and sampling when N has no other active CPU or perf_event_overflow() cannot
- * be reached; pcs_event_refused() says which.
+ * by N, acquire by the reader).
  */
 #define pr_fmt(fmt) "apmu_pcs: " fmt
 
@@ -49,16 +41,9 @@
 
 #define APMU_PCS_MIN_PERIOD_NS	10000ULL
 #define APMU_PCS_RING		4096	/* samples buffered per event, a power of 2 */
-/*
- * hw.interrupts of an event perf has throttled until its next tick: perf core's
- * MAX_INTERRUPTS (kernel/events/core.c, the same since the throttle was introduced).
- */
+/* hw.interrupts of an event throttled until its next tick: perf core's MAX_INTERRUPTS */
 #define APMU_PCS_THROTTLED	(~0ULL)
-/*
- * The reader's timer interval is at least this many times the cost of its last callback
- * (pcs_hrtimer()): each event's reader takes at most 1/APMU_PCS_COST_SHARE of its CPU,
- * whatever perf's limits, which root may lift (perf_cpu_time_max_percent=0).
- */
+/* The reader's interval is at least this many times its last callback's cost */
 #define APMU_PCS_COST_SHARE	4
 
 /**
@@ -85,31 +70,22 @@ struct apmu_pcs_rec {
  * @event: the perf event
  * @timer: the sampling timer, on the reader CPU
  * @kick: starts @timer on the reader (an IPI to the reader, never to the target)
- * @kicks: @kick IPIs sent and not yet finished (pcs_send_kick() to the end of
- *	pcs_kick()): the event is not freed while one may still run. An async CSD is
- *	unlocked before its function runs, so its own flags cannot tell that
- * @reader: the CPU @timer runs on (READ_ONCE/WRITE_ONCE: written by add() and the
- *	hotplug callbacks under pcs_active_lock); @timer and @kick do nothing on any
- *	other CPU but send @kick on to it
- * @period: the sampling period in nanoseconds, from the attribute (perf's frequency
- *	logic may change hw.sample_period, which apmu_pcs does not use): written on CPU N
- *	(add(), start(PERF_EF_RELOAD) after PERF_EVENT_IOC_PERIOD), read once per timer
- *	callback on the reader (WRITE_ONCE/READ_ONCE of an aligned u64: single-copy atomic)
+ * @kicks: @kick IPIs sent and not yet finished; the event is not freed while one may
+ *	run (an async CSD is unlocked before its function runs)
+ * @reader: the CPU @timer runs on; written under pcs_active_lock (add(), hotplug),
+ *	READ_ONCE elsewhere; @timer and @kick elsewhere send @kick on to it
+ * @period: the sampling period in ns, from the attribute (not hw.sample_period):
+ *	written on CPU N, read once per callback on the reader (aligned u64, ONCE)
  * @delivering: pcs_deliver() is running (perf may call stop() from inside it)
  * @flush: delivers the ring on the target CPU at each of its ticks (deferrable, pinned)
  * @active: between add() and del(): @timer and @flush run (written on the target CPU)
  * @stopped: between stop() and start(): nothing is produced
- * @parked: the reader's timer stopped itself because the event was stopped (throttled,
- *	or stop()): start() sends it going again. Taken with xchg() by exactly one of the
- *	two, so the timer neither runs while stopped nor stays parked once started
+ * @parked: the reader's timer stopped itself while the event was stopped; taken back
+ *	with xchg() by exactly one of pcs_park() and pcs_unpark(), which restarts it
  * @lost: samples dropped on the reader (ring full), for PERF_RECORD_LOST_SAMPLES
- * @min_ns: the shortest interval perf's sample limit allows, learnt when perf throttled
- *	the event (a tick over the number of samples perf took in that tick; 0 before any
- *	throttling, and again at add() and at a period change): the reader never samples
- *	faster, whatever the period
- * @cost_ns: how long the reader's last callback took (written and read on the reader;
- *	READ_ONCE/WRITE_ONCE, as the reader may change): the next expiry is at least
- *	APMU_PCS_COST_SHARE times that after the last one, whatever the period
+ * @min_ns: the shortest interval perf's sample limit allows, learnt at a throttle (0
+ *	again at add() and at a period change)
+ * @cost_ns: the reader's last callback's duration (ONCE: the reader may change)
  * @node: in pcs_active between add() and del()
  * @head: ring entries produced (reader)
  * @tail: ring entries consumed (target CPU)
@@ -139,10 +115,7 @@ struct apmu_pcs_event {
 
 static struct pmu apmu_pcs_pmu;
 
-/*
- * The events between add() and del(), for choosing readers and moving their timers off a
- * CPU going down
- */
+/* The events between add() and del(): readers are chosen and moved over them */
 static DEFINE_RAW_SPINLOCK(pcs_active_lock);
 static LIST_HEAD(pcs_active);
 
@@ -163,13 +136,9 @@ int apmu_pcs_reader_cpu(int target)
  * @self: the event (on pcs_active or not; its own @reader is not counted)
  * @not: a CPU that must not read (one going down), or -1
  *
- * From the active housekeeping CPUs for both timers and scheduler domains (nohz_full=
- * takes CPUs out of the first, isolcpus= out of the second: the reader's hrtimer must not
- * disturb either kind of isolated CPU), never the sampled CPU. Prefer a
- * CPU that no apmu_pcs event samples, then the one reading for the fewest events, so
- * readers spread. When no housekeeping CPU qualifies (only the sampled one is), any
- * other active CPU: sampling from an isolated CPU beats not sampling.
- *
+ * An active housekeeping CPU for timers and scheduler domains (nohz_full=, isolcpus=),
+ * never the sampled CPU; preferably one no event samples, then the least loaded. Else
+ * any other active CPU: sampling from an isolated CPU beats not sampling.
  * Return: a CPU, or >= nr_cpu_ids when no other CPU is active.
  */
 static int pcs_choose_reader(struct apmu_pcs_event *self, int not)
@@ -222,10 +191,8 @@ static void pcs_event_destroy(struct perf_event *event)
 	WRITE_ONCE(pe->active, false);
 	hrtimer_cancel(&pe->timer);
 	/*
-	 * A kick queued or running (or sent on by one) must not start the timer of a freed
-	 * event: wait for
-	 * pcs_kick() to be done with @pe (no new kick can be sent: the event is off
-	 * pcs_active and its timer is cancelled), then cancel what it may have started.
+	 * A kick in flight must not start a freed event's timer: wait for pcs_kick() (no new
+	 * kick can be sent: off pcs_active, timer cancelled), then cancel what it started.
 	 */
 	atomic_cond_read_acquire(&pe->kicks, !VAL);
 	hrtimer_cancel(&pe->timer);
@@ -236,10 +203,8 @@ static void pcs_event_destroy(struct perf_event *event)
 }
 
 /*
- * What perf would fill at delivery, on CPU N at its tick, from that moment's task,
- * registers or counters, not from the sampled context: its registers and stack, the
- * cgroup, page sizes of the task running at delivery, a group read, and what a PC sample
- * does not have (an address, weights, raw data, transactions, branches).
+ * What perf would fill at delivery on CPU N from that moment's context, not the sampled
+ * one (registers, stack, cgroup, page sizes, a group read), or a PC sample lacks.
  */
 #define APMU_PCS_NO_SAMPLE_TYPES (PERF_SAMPLE_CALLCHAIN | PERF_SAMPLE_REGS_USER | \
 				  PERF_SAMPLE_STACK_USER | PERF_SAMPLE_REGS_INTR | \
@@ -256,11 +221,9 @@ static void pcs_kick(void *info);
 static void pcs_flush(struct timer_list *t);
 
 /*
- * smp_call_function_single_async() tests and takes the CSD's lock flag without an atomic
- * operation: its callers must not send the same CSD concurrently. Kicks come from the
- * hotplug callbacks and add() (under pcs_active_lock), but also from a period change on
- * the sampled CPU, a stale kick passed on and a timer that fired off its reader, which
- * hold nothing in common: this lock, innermost, serializes every send.
+ * smp_call_function_single_async() must not send one CSD concurrently, and kicks come
+ * from paths holding nothing in common (hotplug and add() under pcs_active_lock, a
+ * period change, a stale kick, a timer off its reader): this lock, innermost.
  */
 static DEFINE_RAW_SPINLOCK(pcs_kick_lock);
 
@@ -274,10 +237,7 @@ static void pcs_send_kick(struct apmu_pcs_event *pe, int cpu)
 		atomic_dec(&pe->kicks);
 }
 
-/*
- * The attribute refusals of event_init, before any unit is taken: 0, or the errno. Each
- * says why with a pr_debug.
- */
+/* event_init's attribute refusals: 0, or the errno, each with a pr_debug */
 static int pcs_event_refused(struct perf_event *event)
 {
 	struct perf_event_attr *attr = &event->attr;
@@ -287,10 +247,7 @@ static int pcs_event_refused(struct perf_event *event)
 		pr_debug("sigtrap refused: samples are delivered late, not at the sampled PC\n");
 		return -EOPNOTSUPP;
 	}
-	/*
-	 * inherit only matters for per-task events, refused here; on a CPU event perf
-	 * ignores it, and perf record sets it for -C too, so it is accepted there.
-	 */
+	/* inherit: per-task only; perf record sets it for -C too */
 	if (event->cpu < 0 || (event->attach_state & PERF_ATTACH_TASK)) {
 		pr_debug("per-task events refused: the frame samples whatever the CPU runs\n");
 		return -EOPNOTSUPP;
@@ -299,11 +256,7 @@ static int pcs_event_refused(struct perf_event *event)
 		pr_debug("counting events refused: apmu_pcs only samples\n");
 		return -EOPNOTSUPP;
 	}
-	/*
-	 * exclude_hv is honoured by what is delivered anyway: no hypervisor sample ever is
-	 * (apmu_pcs_classify(); under VHE EL2 is the kernel, whose exclusion is
-	 * exclude_kernel, as arm_pmuv3 ignores exclude_hv there).
-	 */
+	/* exclude_hv: no hypervisor sample is ever delivered (apmu_pcs_classify()) */
 	if (attr->exclude_user || attr->exclude_kernel || attr->exclude_idle ||
 	    attr->exclude_host) {
 		pr_debug("exclude_user/kernel/idle/host refused: PMPCSR cannot filter\n");
@@ -352,9 +305,8 @@ static int pcs_event_init(struct perf_event *event)
 		return -ENODEV;
 	}
 	/*
-	 * Refused now rather than by add(): an add() that fails leaves the event inactive
-	 * (the errno never reaches the user) and makes perf's multiplexing hrtimer rotate
-	 * CPU N's context every jiffy, interrupting the CPU apmu_pcs promises to leave alone.
+	 * Refused here, not by add(): a failed add() leaves the event silently inactive and
+	 * makes perf rotate CPU N's context every jiffy, on the CPU apmu_pcs leaves alone.
 	 */
 	if (apmu_pcs_events_refused(u)) {
 		apmu_pcs_unit_put(u);
@@ -377,11 +329,9 @@ static int pcs_event_init(struct perf_event *event)
 	event->destroy = pcs_event_destroy;
 
 	/*
-	 * A frequency stays one: perf then stops and restarts the event at every tick of
-	 * CPU N, which is when the ring is delivered. The timer's period is 1/freq or the
-	 * period, in nanoseconds, taken again when PERF_EVENT_IOC_PERIOD changes the
-	 * attribute (pcs_start()). period_left stays 0, so perf's period adjustment never
-	 * restarts the event from inside a delivery.
+	 * A frequency stays one (perf restarts the event at each tick of N, when the ring is
+	 * delivered); the timer's period comes from the attribute. period_left stays 0, so
+	 * perf's period adjustment never restarts the event inside a delivery.
 	 */
 	period = pcs_attr_period(event);
 	pe->period = period;
@@ -392,12 +342,9 @@ static int pcs_event_init(struct perf_event *event)
 }
 
 /*
- * The task a context ID names, when it is a Linux TID, as the event's opener sees it
- * (its PID namespace, event->ns, as perf core numbers every sample); -1 otherwise, for a
- * task that namespace cannot see, and for a guest's sample under nVHE (@guest), whose
- * CONTEXTIDR_EL1 is the guest's own value and names no host task. Returns whether the
- * task named is a vCPU thread in guest context right now (PF_VCPU: between KVM's
- * guest_timing_enter_irqoff() and guest_timing_exit_irqoff()).
+ * The task a context ID (task_pid_nr()) names, numbered in the opener's PID namespace as
+ * perf does; -1 for a task it cannot see and for a guest's sample under nVHE (@guest).
+ * Return: whether that task is a vCPU thread in guest context (PF_VCPU).
  */
 static bool pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_sample *s,
 			   bool guest, struct perf_event *event, struct apmu_pcs_rec *r)
@@ -417,11 +364,7 @@ static bool pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_
 		return false;
 	}
 	rcu_read_lock();
-	/*
-	 * CONTEXTIDR holds task_pid_nr() (contextidr_thread_switch()): the PID in the
-	 * initial namespace, where the task is found; the sample gets the numbers of the
-	 * event's namespace, 0 there meaning the task is not visible from it.
-	 */
+	/* found in the initial namespace; 0 in the event's: not visible from it */
 	t = pid_task(find_pid_ns(cid, &init_pid_ns), PIDTYPE_PID);
 	if (t) {
 		vcpu = READ_ONCE(t->flags) & PF_VCPU;
@@ -444,17 +387,11 @@ static bool pcs_sample_tid(const struct apmu_pcs_unit *u, const struct apmu_pcs_
  * @vcpu: the task the sample's CONTEXTIDR_EL2 names is a vCPU thread in guest context
  *	(VHE only; false when unknown)
  *
- * Linux's own PMU never observes another Security state or EL3 (MDCR_EL3.SPME, RME), nor
- * EL2 unless the kernel runs there, and arm_pmuv3 leaves EL2 out under protected KVM:
- * PMPCSR sees all of them when the external authentication allows non-invasive debug,
- * and apmu_pcs must not hand them to perf users (firmware, TEE, Realm and hypervisor
- * PCs, and their KASLR). So: only Non-secure samples, never EL3, EL2 only under VHE
- * (the kernel) and not under protected KVM.
- *
- * A guest's sample: under nVHE, one with VMID != 0 (KVM runs the host with VMID 0 and
- * allocates guests VMIDs from 1); under VHE, EL1 (the host never runs there) and EL0
- * of a vCPU thread in guest context (the host's EL0 runs with TGE set; the sample does
- * not say which, so the thread's PF_VCPU stands in for it, read microseconds later).
+ * PMPCSR sees every Security state and EL when non-invasive debug is allowed; Linux's
+ * own PMU does not (MDCR_EL3.SPME, RME; EL2 only where the kernel runs). So: only
+ * Non-secure samples, never EL3, EL2 only under VHE and not under protected KVM.
+ * A guest's sample: under nVHE, VMID != 0 (KVM's host runs with VMID 0); under VHE,
+ * EL1, and EL0 of a vCPU thread in guest context (PF_VCPU stands in for HCR_EL2.TGE).
  *
  * Return: APMU_PCS_DROP, APMU_PCS_HOST or APMU_PCS_GUEST.
  */
@@ -481,9 +418,8 @@ static unsigned int pcs_host(void)
 }
 
 /*
- * On the reader: one read of the target's PMPCSR into the ring. What apmu_pcs_classify()
- * drops, and guest samples under exclude_guest (perf's default), never reach the ring;
- * a snapshot (SS, set by root after the event was opened) is not a sample of now.
+ * On the reader: one read of the target's PMPCSR into the ring, unless classified away,
+ * a guest's under exclude_guest, or a snapshot (SS, not a sample of now).
  */
 static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
 {
@@ -531,9 +467,8 @@ static void pcs_produce(struct apmu_pcs_event *pe, u64 period)
 }
 
 /*
- * The event is stopped (throttled, or stop()): the reader's timer stops too, rather than
- * fire at the period for nothing (a throttled event must cost no sampling work). Exactly
- * one of this and pcs_unpark() takes @parked back: whichever does, restarts the timer.
+ * The event is stopped: the reader's timer stops too (a throttled event costs no
+ * sampling work); pcs_unpark() or this takes @parked back and restarts it.
  * Return: keep the timer going.
  */
 static bool pcs_park(struct apmu_pcs_event *pe)
@@ -544,10 +479,7 @@ static bool pcs_park(struct apmu_pcs_event *pe)
 	return !READ_ONCE(pe->stopped) && xchg(&pe->parked, 0);
 }
 
-/*
- * The reader's timer interval: the period, never shorter than perf's sample limit allows
- * (@min_ns) nor than APMU_PCS_COST_SHARE times the reader's last callback (@cost_ns)
- */
+/* The period, never shorter than @min_ns nor APMU_PCS_COST_SHARE times @cost_ns */
 static u64 pcs_interval(struct apmu_pcs_event *pe)
 {
 	return max3(READ_ONCE(pe->period), READ_ONCE(pe->min_ns),
@@ -555,11 +487,8 @@ static u64 pcs_interval(struct apmu_pcs_event *pe)
 }
 
 /*
- * The reader's timer, hard IRQ on the reader: one sample of CPU N per expiry, at
- * pcs_interval(), which this callback's own cost (@cost_ns: the external reads and the
- * write to the ring) also bounds, so that the reader keeps most of its CPU whatever
- * perf's limits. hrtimer_forward_now() skips expiries already past: at most one
- * callback per interval.
+ * The reader's timer, hard IRQ: one sample of CPU N per expiry, at pcs_interval();
+ * hrtimer_forward_now() skips expiries already past.
  */
 static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 {
@@ -570,10 +499,8 @@ static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 	if (!READ_ONCE(pe->active))
 		return HRTIMER_NORESTART;
 	/*
-	 * Not on the reader? A kick that raced with this callback left the timer on the
-	 * CPU it ran on (a running timer does not change CPUs), or a hotplug migration
-	 * moved it. Never sample from here, least of all from the sampled CPU itself: send
-	 * the timer to the reader.
+	 * Not on the reader (a kick racing with this callback, a hotplug migration)? Never
+	 * sample from here, least of all from CPU N: send the timer to the reader.
 	 */
 	reader = READ_ONCE(pe->reader);
 	if (smp_processor_id() != reader) {
@@ -594,10 +521,9 @@ static enum hrtimer_restart pcs_hrtimer(struct hrtimer *timer)
 }
 
 /*
- * On the reader (IPI): start the sampling timer there. A stale kick - the reader changed
- * after it was sent (hotplug, a new add()) - starts nothing where it lands and is sent
- * on to the current reader; a reader going down (no longer active) starts nothing
- * either: apmu_pcs_pmu_cpu_offline() gives its events another reader.
+ * On the reader (IPI): start the sampling timer. A stale kick (the reader changed) is
+ * sent on to the current reader; a reader going down starts nothing (the offline
+ * callback gives its events another reader).
  */
 static void pcs_kick(void *info)
 {
@@ -621,14 +547,9 @@ static const u64 pcs_el_mode[] = {
 };
 
 /*
- * On CPU N: hand the ring's samples to perf. When perf throttles the event (more samples
- * in this tick than kernel.perf_event_max_sample_rate / HZ) or it reaches its
- * IOC_REFRESH limit, that sample was still written and the rest of the batch is dropped,
- * as a throttled counter takes no more samples. Nothing is delivered until perf
- * unthrottles the event at CPU N's next tick (hw.interrupts is APMU_PCS_THROTTLED until
- * then; perf restarts a frequency event at once, and what it samples meanwhile waits).
- * Keeping the rest instead would deliver a backlog that only grows while the requested
- * rate is above the limit: stale samples, late.
+ * On CPU N: hand the ring's samples to perf. When perf throttles the event or it
+ * reaches its IOC_REFRESH limit, the rest of the batch is dropped, as a throttled
+ * counter takes no more samples: kept, it would be a growing backlog of stale samples.
  */
 static void pcs_deliver(struct apmu_pcs_event *pe)
 {
@@ -668,13 +589,9 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 		seen = event->hw.interrupts;
 		if (apmu_event_overflow(event, &data, &regs)) {
 			/*
-			 * Throttled (not the IOC_REFRESH limit, which also says stop): perf
-			 * took @seen samples in this tick, its per-tick limit, spread over
-			 * however many batches. The reader slows down to that rate, so that
-			 * its work (external reads, hard-IRQ timer callbacks) follows perf's
-			 * limit (kernel.perf_event_max_sample_rate, lowered by perf after
-			 * slow samples) instead of the attribute alone; until the next add()
-			 * or period change, which learn again.
+			 * Throttled (not the IOC_REFRESH limit): perf took @seen samples this
+			 * tick. The reader slows to that rate, so its work follows perf's limit,
+			 * until the next add() or period change.
 			 */
 			if (event->hw.interrupts == APMU_PCS_THROTTLED && seen &&
 			    seen != APMU_PCS_THROTTLED)
@@ -691,22 +608,16 @@ static void pcs_deliver(struct apmu_pcs_event *pe)
 	/* the rest of a throttled batch, and what the reader found no room for */
 	apmu_lost_samples(event, lost + atomic_long_xchg(&pe->lost, 0));
 	pe->delivering = false;
-	/*
-	 * perf's CPU-time limit expects the cost of one sample, not of a batch delivered
-	 * at a tick or at removal: account the average.
-	 */
+	/* perf's CPU-time limit expects one sample's cost, not a batch's: the average */
 	if (n)
 		apmu_sample_took(div_u64(local_clock() - t0, n));
 }
 
 /*
- * On CPU N, from the timer softirq of its tick: deliver what the reader has sampled, every
- * jiffy. Fixed-period events need it (perf touches them at no tick); it also keeps each
- * batch at one tick's worth, under perf's per-tick sample limit, which throttles the event
- * when one delivery exceeds it. Deferrable: an idle CPU is not woken for it; it delivers
- * at its next tick. IRQs off, as on every other path into pcs_deliver(): perf's IPIs (add,
- * del, read of the event) cannot run in the middle of a delivery, and del() cannot clear
- * @active between the test and the re-arm.
+ * On CPU N, timer softirq at its tick: deliver what the reader sampled, keeping each
+ * batch under perf's per-tick limit. Deferrable: an idle CPU is not woken. IRQs off, as
+ * on every path into pcs_deliver(): perf's IPIs cannot run inside a delivery, and del()
+ * cannot clear @active between the test and the re-arm.
  */
 static void pcs_flush(struct timer_list *t)
 {
@@ -723,9 +634,8 @@ static void pcs_flush(struct timer_list *t)
 }
 
 /*
- * On CPU N: take the period from the attribute again (PERF_EVENT_IOC_PERIOD changed it)
- * and, when it changed while the reader's timer runs, re-arm that timer with it (a kick:
- * an IPI to the reader, not to CPU N). The reader reads the period once per callback.
+ * On CPU N: the period from the attribute again (PERF_EVENT_IOC_PERIOD) and, when it
+ * changed while the reader's timer runs, a kick to re-arm it.
  */
 static void pcs_reload_period(struct apmu_pcs_event *pe, bool rearm)
 {
@@ -821,10 +731,7 @@ static void pcs_del(struct perf_event *event, int flags)
 	 */
 	timer_delete(&pe->flush);
 	pcs_stop(event, PERF_EF_UPDATE);
-	/*
-	 * What a throttled event sampled after perf restarted it is dropped: written at the
-	 * next add(), it would come long after its time (and reported lost).
-	 */
+	/* what a throttled event sampled after its restart would be late: dropped */
 	head = smp_load_acquire(&pe->head);
 	lost = head - pe->tail;
 	/* release: pairs with pcs_produce()'s acquire of @tail, as in pcs_deliver() */
@@ -866,12 +773,9 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
 	guard(raw_spinlock_irqsave)(&pcs_active_lock);
 	list_for_each_entry(pe, &pcs_active, node) {
 		/*
-		 * Every event's timer, not only those this CPU reads for: one left here by
-		 * a kick racing with its callback would migrate with this CPU's timers to
-		 * any housekeeping CPU, the sampled one included, and fire there once.
-		 * Cancelled (queued anywhere: IRQs are off here, so its callback is not
-		 * running on this CPU), it is started again on its reader; one running on
-		 * another CPU re-arms itself there, as always.
+		 * Every event's timer: one left here by a racing kick would migrate with this
+		 * CPU's timers, possibly to the sampled CPU. Cancelled (IRQs off: its callback
+		 * is not running here) and started again on its reader.
 		 */
 		if (hrtimer_try_to_cancel(&pe->timer) != 1 && READ_ONCE(pe->reader) != cpu)
 			continue;
@@ -889,9 +793,8 @@ void apmu_pcs_pmu_cpu_offline(unsigned int cpu)
  * apmu_pcs_pmu_cpu_online() - @cpu comes up: it reads for events that had no reader
  * @cpu: the CPU coming up, which this runs on
  *
- * An event without a reader had no other active CPU than its own, so this one is its
- * only choice, housekeeping or not. @cpu is not active yet (CPUHP_AP_ONLINE_DYN runs
- * before CPUHP_AP_ACTIVE), which pcs_kick() requires: the timer is started here, on it.
+ * Their only choice. @cpu is not active yet (CPUHP_AP_ONLINE_DYN), which pcs_kick()
+ * requires: the timer is started here.
  */
 void apmu_pcs_pmu_cpu_online(unsigned int cpu)
 {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu: the backend-neutral perf core. event_init validates everything once;
- * add/del/start/stop/read and the interrupt only touch the current CPU's
- * &struct apmu_cpu and, through the backend's &struct apmu_pmu_ops, its counters.
+ * apmu: the backend-neutral perf core. event_init validates everything once; the hot
+ * paths touch only the current CPU's &struct apmu_cpu and, through the ops, its counters.
  */
 #define pr_fmt(fmt) "apmu: " fmt
 
@@ -37,14 +36,8 @@ static inline u64 apmu_counter_value(struct hw_perf_event *hwc, u64 raw)
 }
 
 /*
- * perf_event_update_userpage() refreshes the event's mmap page (index, offset, times for
- * rdpmc and self-monitoring). An event nobody mmapped (perf stat's, most counting events)
- * has no ring buffer and so no page: the call would only take and drop an RCU read lock
- * to find that out, two out-of-line calls with CONFIG_PREEMPT_RCU, at every add() and
- * del() of a context switch. The pointer is tested first, as the function tests it under
- * its lock; only whether it is NULL is read, nothing is dereferenced. A buffer attached
- * concurrently misses nothing: perf_mmap() updates the page itself right after attaching
- * it, and the function, finding the pointer still NULL, would have skipped as well.
+ * An event nobody mmapped has no page: test the pointer as perf_event_update_userpage()
+ * does under RCU, and skip the call. perf_mmap() updates the page itself after attaching.
  */
 static __always_inline void apmu_update_userpage(struct perf_event *event)
 {
@@ -64,7 +57,7 @@ static __always_inline u64 apmu_fold(struct perf_event *event)
 	local64_set(&hwc->prev_count, now);
 
 	delta = (now - prev) & apmu_counter_mask(hwc);
-	/* an atomic add: PERF_EVENT_IOC_RESET zeroes count from another CPU (see below) */
+	/* atomic: PERF_EVENT_IOC_RESET zeroes count from another CPU */
 	local64_add(delta, &event->count);
 	local64_set(&hwc->period_left, local64_read(&hwc->period_left) - delta);
 	return now;
@@ -74,21 +67,14 @@ static __always_inline u64 apmu_fold(struct perf_event *event)
  * apmu_event_update() - fold the counter's progress since the last read into the count
  * @event: a counting event on this CPU
  *
- * The subtraction is done at the counter's width, so it is exact while fewer than 2^width
- * events happened since the last update. Every event that can wrap between updates is
- * armed at most half a range before its overflow (APMU_ARM_32BIT, apmu_set_period()) and
- * folded and re-armed by the overflow interrupt, which so has half a range of slack. A
- * sampling event's period_left shrinks by the same amount.
+ * The delta is taken at the counter's width: exact while fewer than 2^width events
+ * happened since the last update, which arming at half range (APMU_ARM_32BIT) and the
+ * overflow interrupt guarantee. A sampling event's period_left shrinks by as much.
  *
- * Every caller runs on the event's CPU with IRQs off (perf's read, stop and del, the
- * overflow handler and the fold timer), and apmu's overflow interrupt is an ordinary IRQ,
- * never a pseudo-NMI; perf core writes prev_count and period_left only there too (period
- * changes), so those two are read and written plainly: no compare-and-exchange loop (the
- * in-tree driver has one, for its NMI). count is different: _perf_event_reset()
- * (PERF_EVENT_IOC_RESET) sets it to 0 from the ioctl caller's CPU, so it gets an atomic
- * add, or a reset landing between a read and a write of it would be lost. (A tracing
- * program that reads this event from inside this function, on this CPU, could still see
- * its delta counted twice: privileged and contrived, accepted.)
+ * Context: the event's CPU, IRQs off (perf's read, stop and del, the overflow handler,
+ * the fold timer); the overflow interrupt is never a pseudo-NMI. So prev_count and
+ * period_left, which perf core also writes only there, need no cmpxchg loop (in-tree
+ * has one for its NMI); count is added atomically for PERF_EVENT_IOC_RESET.
  * Return: the counter value now.
  */
 u64 apmu_event_update(struct perf_event *event)
@@ -106,8 +92,8 @@ static void apmu_read(struct perf_event *event)
  * apmu_set_period() - program a sampling event's counter for its next overflow
  * @event: a sampling event on this CPU
  *
- * The counter starts at -left, so it overflows after the rest of the period. At most half
- * the counter's range is used, so a late interrupt still finds the count unambiguous.
+ * The counter starts at -left, at most half its range, so a late interrupt still finds
+ * the count unambiguous.
  * Return: true when a whole period had elapsed (a sample is due).
  */
 static __always_inline bool apmu_set_period(struct perf_event *event)
@@ -141,10 +127,8 @@ static __always_inline bool apmu_set_period(struct perf_event *event)
 }
 
 /*
- * Arm a counting event's counter. A 32-bit counter starts at half range (APMU_ARM_32BIT)
- * and interrupts at its overflow, 2^31 events later, where the handler folds and re-arms
- * it. A 64-bit counter (on PMUv3: PMCCNTR, PMICNTR, LP event counters, a CHAIN pair)
- * starts at 0: at 5 GHz it reaches 2^63 after 58 years, so it needs no interrupt.
+ * Arm a counting event's counter: a 32-bit one at half range (APMU_ARM_32BIT), folded
+ * and re-armed at its overflow; a 64-bit one at 0, needing no interrupt (2^63 events).
  */
 static void apmu_arm_counting(struct apmu_pmu *pmu, struct perf_event *event)
 {
@@ -155,28 +139,13 @@ static void apmu_arm_counting(struct apmu_pmu *pmu, struct perf_event *event)
 	pmu->ops->write_counter(event, start);
 }
 
-/*
- * The fold period of a PMU without an overflow interrupt. A 32-bit counter folded and
- * re-armed at half range (APMU_ARM_32BIT) is exact while fewer than 2^32 events happen
- * between two folds (apmu_event_update() subtracts at 32 bits; a user-space reader
- * sign-extends at 32 bits and sees a jump at 2^32 past the arming point). The fastest
- * PMUv3 events count several per cycle (STALL_SLOT counts PMMIR_EL1.SLOTS per cycle;
- * INST_SPEC up to the decode width): take 16 events per cycle at 5 GHz, 8e10 events/s,
- * as the worst case. 20 ms is then at most 1.6e9 events, under 2^31: a fold late by a
- * whole further period (timer slack, a long IRQs-off section, a preempted vCPU) still
- * sees fewer than 2^32. On slower cores the margin is wider (XScale: 0.6 GHz, one
- * event per cycle, 2^31 events after 3.4 s). The cost: 50 hardirq callbacks a second on
- * each CPU with a 32-bit counter running, only on such PMUs.
- */
+/* Under 2^31 events at the fastest rate assumed (apmu.rst, "Without an overflow interrupt") */
 #define APMU_FOLD_PERIOD_NS	(20 * NSEC_PER_MSEC)
 
 /*
- * A 32-bit counter just started on the calling CPU of a PMU without an overflow
- * interrupt: make sure its fold timer runs. IRQs are off (perf core's add/start, or
- * apmu's own hotplug and CPU PM paths), so the callback cannot run meanwhile; it stops
- * itself once no 32-bit counter runs. Not while the CPU is offline for this instance:
- * a timer started on a dying CPU would be migrated to another (hrtimers_cpu_dying()),
- * where it must not touch this CPU's counters.
+ * A 32-bit counter started on a PMU without an overflow interrupt: run the CPU's fold
+ * timer. IRQs off, so the callback cannot run meanwhile. Not while the CPU is offline
+ * for this instance: the timer would be migrated off a dying CPU (hrtimers_cpu_dying()).
  */
 static void apmu_fold_start(struct apmu_cpu *cpu)
 {
@@ -185,7 +154,6 @@ static void apmu_fold_start(struct apmu_cpu *cpu)
 			      HRTIMER_MODE_REL_PINNED_HARD);
 }
 
-/* perf's start() of @event, on @cpu: the calling CPU's state */
 static __always_inline void apmu_cpu_start(struct apmu_cpu *cpu, struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
@@ -211,7 +179,6 @@ static __always_inline void apmu_cpu_start(struct apmu_cpu *cpu, struct perf_eve
 	pmu->ops->enable(event);
 }
 
-/* perf's stop() of @event, on @cpu: the calling CPU's state */
 static __always_inline void apmu_cpu_stop(struct apmu_cpu *cpu, struct perf_event *event)
 {
 	struct apmu_pmu *pmu = to_apmu(event->pmu);
@@ -271,12 +238,10 @@ static void apmu_del(struct perf_event *event, int flags)
 	apmu_cpu_stop(cpu, event);
 	cpu->events[hwc->idx] = NULL;
 	/*
-	 * cpu->pm_stopped needs no clearing: it is set only between apmu_cpu_pm_save() and
-	 * apmu_cpu_pm_restore(), which clears it, on this CPU with IRQs off throughout
-	 * (CPU_PM_ENTER is followed by CPU_PM_EXIT or CPU_PM_ENTER_FAILED; CPU online runs
-	 * the two back to back), so no del() runs while a bit is set. The one exception,
-	 * cpu_pm_suspend() failing at cpu_cluster_pm_enter() without an exit, leaves bits
-	 * behind; restore then only restarts an index in use by its own event.
+	 * pm_stopped needs no clearing: it is set only between apmu_cpu_pm_save() and
+	 * apmu_cpu_pm_restore(), on this CPU with IRQs off, so no del() runs meanwhile. A
+	 * cpu_pm_suspend() failing without an exit may leave bits; restore then only
+	 * restarts an index in use by its own event.
 	 */
 	pmu->ops->put_idx(cpu->used, event);
 	hwc->idx = -1;
@@ -284,35 +249,25 @@ static void apmu_del(struct perf_event *event, int flags)
 }
 
 /*
- * With no counter in use the counters are already stopped: the PMU-wide enable was last
- * set by a start() while some counter was in use, and the bracket that released the last
- * one stopped them at its pmu_disable() and did not start them at its pmu_enable()
- * (apmu_hw_enable()); reset and quiesce leave it clear. So a bracket that begins with
- * nothing in use (a task with events switched in after one without) has nothing to stop,
- * and the add()s in it program counters that cannot count before the start() that ends
- * it. Every del() is inside a bracket (perf's event_sched_out()).
+ * With no counter in use the counters are already stopped (the bracket that released
+ * the last one stopped them and did not start them again), so a bracket that begins idle
+ * has nothing to stop. Every del() is inside a bracket (event_sched_out()).
  */
 static bool apmu_cpu_idle(struct apmu_cpu *cpu)
 {
 	return bitmap_empty(cpu->used, APMU_MAX_IDX);
 }
 
-/*
- * Does some counter count once the PMU-wide enable is set? Only then is the backend's
- * start() called (its contract): held counters may all be stopped (throttled, or stopped
- * inside perf's bracket), and a PMU-wide enable with nothing to count is left off.
- */
+/* The backend's start() is called only while this holds (its contract) */
 static bool apmu_cpu_running(struct apmu_cpu *cpu)
 {
 	return !bitmap_empty(cpu->running, APMU_MAX_IDX);
 }
 
 /*
- * The PMU-wide enable gates every counter at once, so perf's pmu_disable()/pmu_enable()
- * bracket around a group's add makes the group start and stop counting together.
- * pmu_enable() also ends every context switch of a task with events, which is where EL0
- * access follows the task. The backend's start() puts the bracket's programming in
- * effect before the counters run: one barrier for the whole bracket.
+ * The PMU-wide enable gates every counter, so a group added in one bracket starts and
+ * stops together. pmu_enable() also ends every context switch of a task with events,
+ * where EL0 access follows the task.
  */
 static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
@@ -324,23 +279,17 @@ static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 }
 
 /*
- * Every counter stops at once, in effect before anything else happens in the bracket:
- * the stop()s that read counters for the last time, and the add()s' programming, which
- * must not let a counter count with its previous type or value. perf core calls stop()
- * only inside a bracket, from apmu's handler or from apmu_cpu_pm_save(), all with the
- * counters stopped this way (it calls it outside one only for address-filter and AUX
- * events, which apmu has not): so a backend's disable() needs no barrier of its own.
+ * Every counter stops, in effect before the bracket's stop()s read them and its add()s
+ * reprogram them. perf core calls stop() only inside a bracket, from the handler or from
+ * apmu_cpu_pm_save() (outside one only for address-filter and AUX events, which apmu has
+ * not), so a backend's disable() needs no barrier of its own.
  */
 static void apmu_hw_disable(struct apmu_pmu *pmu)
 {
 	pmu->ops->stop(pmu);
 }
 
-/*
- * perf core calls pmu_enable()/pmu_disable() for a task's events on whatever CPU the
- * task runs, also on CPUs of another PMU instance (big.LITTLE) where ::filter keeps the
- * events themselves off: those CPUs' registers belong to the other instance.
- */
+/* Called on every CPU the task runs on: another instance's CPUs are not ours to touch */
 static void apmu_pmu_enable(struct pmu *p)
 {
 	struct apmu_pmu *pmu = to_apmu(p);
@@ -372,8 +321,7 @@ bool apmu_pmu_filter(struct pmu *p, int cpu)
  * @pmu: instance
  * @cpu: the calling CPU's state
  *
- * Folds every running counter into its event, so nothing counted is lost when the
- * core powers down. Called with IRQs off on the CPU concerned.
+ * Folds every running counter into its event. Called with IRQs off on that CPU.
  */
 void apmu_cpu_pm_save(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
@@ -398,12 +346,9 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_pm_save);
  * @pmu: instance
  * @cpu: the calling CPU's state
  *
- * The registers are UNKNOWN after power-down: reset the PMU as at CPU online, then
- * reprogram and restart exactly the events apmu_cpu_pm_save() stopped (once each, not
- * ones perf had stopped or throttled). A stopped event's counter gets back the value
- * its count was folded at (prev_count): perf still reads it (read() of an active event,
- * an rdpmc reader adding the counter to the user page's offset), and the reset value
- * would count as events that never happened.
+ * The registers are UNKNOWN after power-down: reset the PMU, restart exactly the events
+ * apmu_cpu_pm_save() stopped, and give a stopped event's counter back its folded value
+ * (prev_count), which read() and rdpmc readers still use.
  */
 void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
@@ -415,7 +360,6 @@ void apmu_cpu_pm_restore(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 		struct perf_event *event = cpu->events[idx];
 		struct hw_perf_event *hwc;
 
-		/* the odd half of a pair is the same event */
 		if (!event || event->hw.idx != idx)
 			continue;
 		hwc = &event->hw;
@@ -438,10 +382,9 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_pm_restore);
  * @pmu: instance
  * @cpu: the calling CPU's state
  *
- * perf core's per-CPU context is live before apmu's online callback runs (its hotplug
- * state comes first), so events may already be on the counters: fold them, reset the
- * PMU (stale flags, enables and EL0 access from before the CPU went down, or from
- * firmware), and reprogram them. Called with IRQs off, so nothing is added meanwhile.
+ * perf core's hotplug state comes before apmu's, so events may already be on the
+ * counters: fold them, reset the PMU (stale state from before, or from firmware) and
+ * reprogram them. Called with IRQs off.
  */
 void apmu_cpu_reinit(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
@@ -455,9 +398,8 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_cpu_reinit);
  * @pmu: instance
  * @cpu: the calling CPU's state
  *
- * For a CPU going offline (and module unload): with no counter in use, no counter,
- * interrupt, flag or EL0 access is left on. Counters in use keep counting until perf's
- * del() folds them. Called with IRQs off.
+ * CPU going offline, module unload. Counters in use count on until perf's del() folds
+ * them. Called with IRQs off.
  */
 void apmu_cpu_quiesce(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
@@ -468,10 +410,9 @@ void apmu_cpu_quiesce(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 }
 
 /*
- * Fold and re-arm the running counting events on 32-bit counters of the calling CPU, with
- * the counters stopped meanwhile (as in apmu_handle_irq(), so they stay consistent with
- * each other); 64-bit counters and stopped events need nothing. IRQs off, on the CPU.
- * Returns whether any was folded, i.e. whether the fold timer is still needed.
+ * Fold and re-arm the running counting events on 32-bit counters of the calling CPU,
+ * with the counters stopped meanwhile. IRQs off. Return: whether any was folded (the
+ * fold timer is still needed).
  */
 static bool apmu_fold_cpu(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
@@ -481,7 +422,6 @@ static bool apmu_fold_cpu(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 	for_each_set_bit(idx, cpu->used, APMU_MAX_IDX) {
 		struct perf_event *event = cpu->events[idx];
 
-		/* only at hw.idx; 64-bit counters and stopped events need nothing */
 		if (!event || (event->hw.flags & ARMPMU_EVT_64BIT) ||
 		    (event->hw.state & PERF_HES_STOPPED) || is_sampling_event(event))
 			continue;
@@ -503,19 +443,12 @@ static bool apmu_fold_cpu(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
  * apmu_fold_timer() - fold a CPU's 32-bit counters on a PMU without an overflow interrupt
  * @timer: the CPU's &apmu_cpu.fold_timer
  *
- * What the overflow interrupt does for a counting event, done every
- * %APMU_FOLD_PERIOD_NS instead of at the overflow: with the counters stopped (as in
- * apmu_handle_irq(), so they stay consistent with each other), each running counting
- * event on a 32-bit counter is folded into its count and re-armed at half range, and
- * its user page is refreshed for rdpmc readers. 64-bit counters need no fold. A hardirq
- * timer pinned to its CPU: perf core calls add/del/start/stop/read with IRQs off on the
- * CPU concerned, and apmu's hotplug and CPU PM callbacks run with IRQs off there too, so
- * none of them can be interrupted by it, as with the overflow interrupt (perf core's
- * own multiplexing hrtimer calls into PMUs the same way).
- *
- * Return: HRTIMER_RESTART, one period on, while a 32-bit counter runs on the CPU;
- * HRTIMER_NORESTART when none does (apmu_start() starts the timer again), the CPU is
- * going offline, or the callback runs on another CPU than its own.
+ * What the overflow interrupt does for counting events, every %APMU_FOLD_PERIOD_NS.
+ * Context: hardirq, pinned to its CPU; perf core and apmu's hotplug and CPU PM paths
+ * touch the counters with IRQs off there, so none is interrupted by it.
+ * Return: HRTIMER_RESTART while a 32-bit counter runs on the CPU; HRTIMER_NORESTART when
+ * none does (apmu_start() starts it again), the CPU is going offline, or the callback
+ * runs on another CPU than its own.
  */
 enum hrtimer_restart apmu_fold_timer(struct hrtimer *timer)
 {
@@ -535,8 +468,7 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_fold_timer);
  * apmu_fold_cpu_online() - the calling CPU comes online for its instance
  * @cpu: its state
  *
- * From now on apmu_start() may start the CPU's fold timer. Called with IRQs off, before
- * apmu_cpu_reinit() restarts the events perf core may have put on the counters already.
+ * From now on apmu_start() may start the fold timer. IRQs off, before apmu_cpu_reinit().
  */
 void apmu_fold_cpu_online(struct apmu_cpu *cpu)
 {
@@ -549,13 +481,9 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_online);
  * instance goes away)
  * @cpu: its state
  *
- * The fold timer is cancelled and not started again until apmu_fold_cpu_online(): a
- * pinned hrtimer left queued would be migrated to another CPU at CPU death. Counters
- * still in use count on until perf core's del() folds them, after the teardown of the
- * hotplug states between apmu's and perf's: they are folded and re-armed once more here,
- * so that they have a whole 2^31 events of slack (APMU_FOLD_PERIOD_NS) from now, not
- * what the last tick left. Called from the hotplug callback, in process context on the
- * CPU (the timer cannot then be running elsewhere), IRQs on.
+ * Cancels the fold timer until apmu_fold_cpu_online() (a queued pinned hrtimer would be
+ * migrated at CPU death), and folds and re-arms the counters still in use once more, so
+ * they have a whole half range of slack until perf's del(). Process context on the CPU.
  */
 void apmu_fold_cpu_offline(struct apmu_cpu *cpu)
 {
@@ -570,15 +498,11 @@ void apmu_fold_cpu_offline(struct apmu_cpu *cpu)
 EXPORT_SYMBOL_IF_KUNIT(apmu_fold_cpu_offline);
 
 /*
- * The registers a sample of @event reports. The overflow interrupt is taken some
- * instructions after the overflow (skid), possibly after the task entered the kernel: an
- * event that excludes the kernel must not hand out a kernel address, so its sample gets
- * the task's user-mode state (the PC where it entered the kernel). With no user context
- * (a kernel thread, a user worker, the idle task) there is nothing to report: NULL, no
- * sample (the period still counts). A CPU-wide event's sample whose skid crossed a
- * context switch is credited to the next task's user PC: the same skid as in-tree.
+ * The registers a sample of @event reports. With skid the interrupt may be taken in the
+ * kernel: an exclude_kernel event then reports the task's user-mode state, or nothing
+ * (NULL, the period still counts) for a thread without one. A CPU-wide event's skid
+ * across a context switch credits the next task, as in-tree.
  */
-
 static struct pt_regs *apmu_sample_regs(struct perf_event *event, struct pt_regs *regs)
 {
 	struct pt_regs *uregs;
@@ -588,7 +512,6 @@ static struct pt_regs *apmu_sample_regs(struct perf_event *event, struct pt_regs
 	/* an event counting neither EL1 nor EL0 has no user state to offer either */
 	if (event->attr.exclude_user)
 		return NULL;
-	/* kernel threads and user workers (io_uring, vhost) have no user-mode state */
 	if (!current->mm || (current->flags & APMU_COMPAT_NO_USER_STATE))
 		return NULL;
 	uregs = task_pt_regs(current);
@@ -600,17 +523,12 @@ static struct pt_regs *apmu_sample_regs(struct perf_event *event, struct pt_regs
  * @irq: the interrupt
  * @dev_id: the &struct apmu_cpu of the CPU the interrupt belongs to
  *
- * Takes the overflow flags of our counters once (the backend's take_overflows()). Each
- * overflowed counter that is an event's hw.idx is folded into its event; a 32-bit
- * counting counter is re-armed at half range, which extends it to 64 bits exactly; a
- * sampling event gets its next period and, when one elapsed, a sample with the
- * interrupted registers. perf may then ask for the event to stop (throttling, an event
- * limit). take_overflows() also stops the counters for the handler's time, so it does
- * not count itself. The time spent goes to perf's CPU-time limit, which
- * lowers perf_event_max_sample_rate (and so throttles) when handlers take too much of a
- * CPU.
+ * Takes the overflow flags once (take_overflows(), which also stops the counters for the
+ * handler's time). Each overflowed event is folded; a 32-bit counting counter is re-armed
+ * at half range, a sampling event gets its next period and, when one elapsed, a sample.
+ * The time spent goes to perf's CPU-time limit (perf_sample_event_took()).
  * Return: IRQ_NONE when none of our counters had overflowed, or the interrupt arrived on
- * a CPU other than its own (its flags and events are that CPU's).
+ * a CPU other than its own.
  */
 irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 {
@@ -618,11 +536,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	struct apmu_pmu *pmu = cpu->pmu;
 	struct pt_regs *regs = get_irq_regs();
 	u64 start = sched_clock();
-	/*
-	 * perf_sample_data_init() sets what perf reads: no 256-byte zeroing per interrupt.
-	 * Except addr, which it sets only when non-zero, and which a BPF perf_event program
-	 * may read whatever the sample type (bpf_overflow_handler(), ctx->addr): zeroed below.
-	 */
+	/* perf_sample_data_init() sets what perf reads; addr (BPF may read it) below */
 	struct perf_sample_data data __uninitialized;
 	struct pt_regs *sregs;
 	unsigned long ovs;
@@ -630,7 +544,6 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 
 	if (unlikely(cpu != this_cpu_ptr(pmu->hw)))
 		return IRQ_NONE;
-	/* the counters are stopped too, when one of ours had overflowed */
 	ovs = pmu->ops->take_overflows(pmu, cpu->used);
 	if (!ovs)
 		return IRQ_NONE;
@@ -658,10 +571,9 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 			apmu_cpu_stop(cpu, event);
 	}
 	/*
-	 * The flags taken were cleared in effect when take_overflows() stopped the
-	 * counters, so the interrupt request is deasserted before the interrupt controller
-	 * is told the handler is done (else it is taken again, for nothing); start() puts
-	 * the re-armed counters' values in effect before they count.
+	 * The flags were cleared in effect when take_overflows() stopped the counters, so
+	 * the request is deasserted before the EOI; start() puts the re-armed values in
+	 * effect before they count.
 	 */
 	if (apmu_cpu_running(cpu))
 		pmu->ops->start(pmu);
@@ -683,10 +595,8 @@ static bool apmu_fits(struct apmu_pmu *pmu, unsigned long *used, struct perf_eve
 }
 
 /*
- * Leader and siblings must fit on the counters together, or the group can never run; a
- * lone event too (as in-tree validate_group() checks the leader first): PMCR.N = 0 with
- * no PMICNTR for INST_RETIRED, `long` on a CHAIN PMU with one event counter, a threshold
- * event with no event counter would otherwise open and never count.
+ * Leader and siblings must fit on the counters together, and a lone event too (as
+ * in-tree), or an event that can never count would open.
  */
 static int apmu_validate_group(struct perf_event *event)
 {
@@ -694,7 +604,7 @@ static int apmu_validate_group(struct perf_event *event)
 	struct perf_event *leader = event->group_leader, *sibling;
 	DECLARE_BITMAP(used, APMU_MAX_IDX) = { };
 
-	/* the leader's siblings are stable only once it has a ctx: a lone event has none */
+	/* a lone event has no ctx yet, so no stable sibling list */
 	if (leader == event) {
 		if (!apmu_fits(pmu, used, event))
 			goto never_fits;
@@ -738,13 +648,25 @@ static bool apmu_type_is_ours(struct perf_event *event)
 	       type == PERF_TYPE_HW_CACHE || type == PERF_TYPE_RAW;
 }
 
+/* EL0 reads need the backend's user_access(), and a task event (its own counters) */
+static int apmu_user_read_ok(struct apmu_pmu *pmu, struct perf_event *event)
+{
+	if (!pmu->ops->user_access) {
+		dev_dbg(pmu->dev, "rdpmc: this PMU has no EL0 counter reads\n");
+		return -EOPNOTSUPP;
+	}
+	if (!(event->attach_state & PERF_ATTACH_TASK)) {
+		dev_dbg(pmu->dev, "rdpmc needs a task event, not a CPU-wide one\n");
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /*
  * The order of the checks decides the errno of an attribute with several faults, as
- * in-tree (armpmu_event_init()) where it can be: -ENOENT for a type that is not ours
- * (perf core then asks the next PMU; in-tree would answer a branch stack first), then the
- * CPU (-ENOENT), a branch stack (-EOPNOTSUPP), the backend's map_event() (-ENOENT for a
- * generic event it lacks, -EINVAL for bad config bits), what the core cannot offer, and
- * the backend's filters.
+ * in-tree where it can: type (-ENOENT, perf core asks the next PMU), CPU (-ENOENT),
+ * branch stack (-EOPNOTSUPP), map_event(), what the core cannot offer, set_filter(),
+ * EL0 reads (-EOPNOTSUPP, then -EINVAL), the group (-EINVAL).
  */
 static int apmu_event_init(struct perf_event *event)
 {
@@ -779,20 +701,20 @@ static int apmu_event_init(struct perf_event *event)
 	hwc->idx = -1;
 	hwc->flags = 0;
 	hwc->config_base = ret;
-	/* without set_filter(): PERF_PMU_CAP_NO_EXCLUDE, perf core checks the rest */
 	if (pmu->ops->set_filter) {
 		ret = pmu->ops->set_filter(event);
+		if (ret)
+			return ret;
+	}
+	if (hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT) {
+		ret = apmu_user_read_ok(pmu, event);
 		if (ret)
 			return ret;
 	}
 	ret = apmu_validate_group(event);
 	if (ret)
 		return ret;
-	/*
-	 * Last, once nothing can fail: perf core frees an event whose event_init failed
-	 * after clearing its pmu, and still calls a destroy hook left set (6.12.y's
-	 * __free_event()). perf core's contract: a failed event_init leaves none.
-	 */
+	/* last: perf core may call a failed event's destroy hook after clearing its pmu */
 	if (hwc->flags & PERF_EVENT_FLAG_USER_READ_CNT)
 		event->destroy = apmu_user_event_destroy;
 	return 0;
@@ -832,7 +754,7 @@ EXPORT_SYMBOL_IF_KUNIT(apmu_pmu_alloc_cpus);
  * @owner: module that holds the code; open events pin it, so rmmod waits for them
  *
  * The capabilities follow from the ops: no &apmu_pmu_ops.set_filter, no mode exclusion
- * (PERF_PMU_CAP_NO_EXCLUDE).
+ * (PERF_PMU_CAP_NO_EXCLUDE); no &apmu_pmu_ops.user_access, no rdpmc (apmu_event_init()).
  */
 void apmu_pmu_init(struct apmu_pmu *pmu, struct module *owner)
 {

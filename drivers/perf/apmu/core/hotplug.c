@@ -16,12 +16,9 @@
 static enum cpuhp_state apmu_hp_state;
 
 /*
- * Modules get a CPUHP_AP_ONLINE_DYN state, which comes after perf core's own
- * (CPUHP_AP_PERF_ONLINE): when this runs on the CPU coming up, perf may already have
- * put events on its counters. So the PMU is made to match them (IRQs off, so none is
- * added meanwhile) rather than blindly reset, and only then is the interrupt enabled.
- * Without an interrupt, the fold timer is allowed first, so the reinit's restart of
- * the events starts it.
+ * Modules' CPUHP_AP_ONLINE_DYN comes after perf core's CPUHP_AP_PERF_ONLINE: events may
+ * already be on the counters, so the PMU is made to match them (IRQs off), not reset,
+ * and only then is the interrupt enabled (without one, the fold timer allowed first).
  */
 static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 {
@@ -39,12 +36,9 @@ static int apmu_cpu_online(unsigned int cpu, struct hlist_node *node)
 }
 
 /*
- * The reverse order going down: this runs before perf core removes the CPU's events, so
- * counters that are in use keep counting until perf's del() folds them. Only the
- * interrupt (or the fold timer) goes now: an overflow meanwhile is folded exactly by
- * del(), as half-range arming, and the fold period, leave 2^31 events of slack. A CPU
- * with nothing in use (module unload, or no events) is quiesced: no counter,
- * interrupt, flag or EL0 access left on.
+ * Going down, before perf core removes the CPU's events: counters in use count on until
+ * del() folds them (half-range arming leaves the slack); only the interrupt or fold
+ * timer goes now. A CPU with nothing in use is quiesced.
  */
 static int apmu_cpu_offline(unsigned int cpu, struct hlist_node *node)
 {

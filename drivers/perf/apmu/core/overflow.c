@@ -1,20 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu: reaching the perf core functions a sampling PMU driver needs:
- *  - perf_event_overflow(), which delivers a sample (and says when to throttle);
- *  - perf_sample_event_took(), which feeds the time spent in the overflow handler to
- *    perf's CPU-time limit (kernel.perf_cpu_time_max_percent): without it, short periods
- *    can keep a CPU in the handler (seen on QEMU with a 5000-cycle period on both CPUs).
- *  - optionally perf_log_lost_samples() (PERF_RECORD_LOST_SAMPLES), for the samples the
- *    apmu_pcs PMU drops (apmu_pcs/pmu.c): looked up the same way (never exported, so without
- *    the lookup apmu_lost is NULL and those drops go unreported).
- *
- * Linux 6.12 exports none of them to modules. Where the kernel does (the build finds them in
- * Module.symvers and defines APMU_OVERFLOW_EXPORTED), apmu calls them directly. Otherwise
- * their addresses are looked up once at load with a kprobe (register_kprobe() resolves a
- * symbol name; the probe is removed at once and never fires). When that fails (no
- * CONFIG_KPROBES, a symbol blacklisted for kprobes), apmu counts but refuses sampling
- * events with -EOPNOTSUPP, and says so once at load.
+ * apmu: the perf core functions a sampling PMU driver needs, none exported to modules by
+ * 6.12: perf_event_overflow(), perf_sample_event_took() (perf's CPU-time limit) and,
+ * optionally, perf_log_lost_samples() for apmu_pcs's drops. Called directly where
+ * Module.symvers has them (APMU_OVERFLOW_EXPORTED), else resolved once at load
+ * (apmu_compat_lookup()); without them sampling events are refused (-EOPNOTSUPP).
  */
 #define pr_fmt(fmt) "apmu: " fmt
 
@@ -81,11 +71,9 @@ static bool apmu_test_no_sampling;
 #if IS_ENABLED(CONFIG_KUNIT)
 /**
  * apmu_overflow_test_sampling() - for the test-only apmu_knobs.ko: sampling or not
- * @on: false: new sampling events are refused, as when perf_event_overflow() cannot be
- *	resolved; true: offered again
+ * @on: false: new sampling events are refused; true: offered again
  *
- * The resolved functions stay: a sampling event that exists already keeps delivering
- * its samples through them.
+ * The resolved functions stay for the sampling events that exist already.
  */
 void apmu_overflow_test_sampling(bool on)
 {

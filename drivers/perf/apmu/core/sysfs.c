@@ -16,8 +16,7 @@
  * @attr: the &struct apmu_event_attr's device attribute
  * @buf: the page sysfs reads
  *
- * Return: the length of "event=0x<id>\n", @id zero-padded to the attribute's digits (the
- * width of the PMU's event field: 4 for PMUv3's config:0-15, 2 for XScale's config:0-7).
+ * Return: the length of "event=0x<id>\n", @id zero-padded to the event field's digits.
  */
 ssize_t apmu_event_show(struct device *dev, struct device_attribute *attr, char *buf)
 {

@@ -291,17 +291,16 @@ static int apmu_event_threshold(struct apmu_pmuv3 *pv, struct perf_event *event,
  * apmu_pmuv3_set_filter() - the rest of PMEVTYPER, and EL0 reads
  * @event: the event being initialised; hw.config_base holds its event number
  *
- * Adds the exclusion filters and the threshold fields to hw.config_base. rdpmc: user
- * space reads one counter of its own task, so a CHAIN pair (two reads that can tear)
- * cannot serve it; the cycle counter and long event counters can. A backend without
- * &apmu_pmu_ops.user_access (PMUv3 from AArch32) refuses rdpmc.
+ * Adds the exclusion filters and the threshold fields to hw.config_base, and flags an
+ * rdpmc event PERF_EVENT_FLAG_USER_READ_CNT. Whether EL0 reads are offered at all, and
+ * only to task events, is the core's decision (apmu_event_init()). A CHAIN pair (two
+ * reads that can tear) cannot serve rdpmc; the cycle counter and long event counters can.
  * Return: 0, or the errno of what cannot be honoured.
  */
 int apmu_pmuv3_set_filter(struct perf_event *event)
 {
 	struct apmu_pmuv3 *pv = to_pmuv3(event->pmu);
 	struct hw_perf_event *hwc = &event->hw;
-	struct device *dev = pv->pmu.dev;
 	u64 filt, th;
 	int ret;
 
@@ -313,27 +312,20 @@ int apmu_pmuv3_set_filter(struct perf_event *event)
 		return ret;
 	hwc->config_base |= filt | th;
 
-	if (ATTR_CFG_GET_FLD(&event->attr, rdpmc)) {
-		if (!pv->pmu.ops->user_access) {
-			dev_dbg(dev, "rdpmc: no EL0 counter reads here (32-bit Arm has none)\n");
-			return -EOPNOTSUPP;
-		}
-		if (!(event->attach_state & PERF_ATTACH_TASK)) {
-			dev_dbg(dev, "rdpmc needs a task event, not a CPU-wide one\n");
-			return -EINVAL;
-		}
-		/*
-		 * a 64-bit count on 32-bit event counters: only CPU_CYCLES without a
-		 * threshold, and only where it may use the 64-bit PMCCNTR (pmccntr_ok)
-		 */
-		if (apmu_wants_chain(pv, event) &&
-		    ((hwc->config_base & ARMV8_PMU_EVTYPE_EVENT) !=
-		     ARMV8_PMUV3_PERFCTR_CPU_CYCLES || th || !pv->pmccntr_ok)) {
-			dev_dbg(dev, "rdpmc of a 64-bit count needs 64-bit counters\n");
-			return -EOPNOTSUPP;
-		}
-		hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
+	if (!ATTR_CFG_GET_FLD(&event->attr, rdpmc))
+		return 0;
+	/*
+	 * A 64-bit count on 32-bit event counters: only CPU_CYCLES without a threshold, and
+	 * only where it may use the 64-bit PMCCNTR (pmccntr_ok). Task events only: the
+	 * core's -EINVAL for a CPU-wide rdpmc event comes first.
+	 */
+	if ((event->attach_state & PERF_ATTACH_TASK) && apmu_wants_chain(pv, event) &&
+	    ((hwc->config_base & ARMV8_PMU_EVTYPE_EVENT) != ARMV8_PMUV3_PERFCTR_CPU_CYCLES ||
+	     th || !pv->pmccntr_ok)) {
+		dev_dbg(pv->pmu.dev, "rdpmc of a 64-bit count needs 64-bit counters\n");
+		return -EOPNOTSUPP;
 	}
+	hwc->flags |= PERF_EVENT_FLAG_USER_READ_CNT;
 	return 0;
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pmuv3_set_filter);

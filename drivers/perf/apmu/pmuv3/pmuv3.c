@@ -1,15 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * apmu: the PMUv3 backend's counter logic. Every function acts on the calling CPU's
- * registers through the inline accessors of <asm/arm_pmuv3.h> (read_pmcr(),
- * write_pmevtypern(), ...), the same names on AArch64 and AArch32. APMU_PMUV3_AARCH32
- * (from the accessor header) selects the AArch32 rules: 32-bit PMCCNTR and event
- * counters, PMUv3 from ID_DFR0.PerfMon 3, no thresholds and no EL0 reads.
- *
- * The KUnit module compiles this file again against its register model, as
- * apmu_pmuv3_model_ops: it names the model's accessor header in APMU_PMUV3_ACCESSORS_H
- * (tests/pmuv3_model_access.h), included here in place of the arch's. apmu.ko holds no
- * model code and no dispatch per register.
+ * apmu: the PMUv3 backend's counter logic, on the calling CPU's registers through the
+ * accessors of <asm/arm_pmuv3.h> (the same names on AArch64 and AArch32).
+ * APMU_PMUV3_AARCH32 selects the AArch32 rules: 32-bit PMCCNTR and event counters,
+ * PMUv3 from ID_DFR0.PerfMon 3, no thresholds, no EL0 reads. KUnit compiles this file
+ * again with APMU_PMUV3_ACCESSORS_H naming its register model's accessors.
  */
 /* the accessors first: arch_arm.h must precede <asm/arm_pmuv3.h> */
 #if defined(APMU_PMUV3_ACCESSORS_H)
@@ -47,17 +42,14 @@ static bool pmuv3_version_ok(unsigned int pmuver)
 	return !APMU_PMUV3_AARCH32 || pmuver >= APMU_PERFMON_V3;
 }
 
-/*
- * MIDR implementer [31:24], and a core model: implementer, architecture [19:16] and part
- * number [15:4] (variant and revision masked), the same on AArch64 and AArch32
- */
+/* MIDR implementer [31:24]; a core model adds architecture [19:16] and part number [15:4] */
 #define APMU_MIDR_IMPLEMENTER	GENMASK(31, 24)
 #define APMU_MIDR_MODEL		(APMU_MIDR_IMPLEMENTER | GENMASK(19, 4))
 
 /*
  * The PMUs that need a workaround (APMU_PMUV3_QUIRK_*), matched once at probe on the
- * MIDR and, where the MIDR cannot tell, the device tree root compatible; each hot path
- * then tests one bit of apmu_pmuv3.quirks. Each entry says what would remove it.
+ * MIDR or, where it cannot tell, the device tree root compatible. QEMU's entries and
+ * what they were measured against: apmu.rst, "QEMU versions".
  */
 static const struct pmuv3_quirk {
 	u32 midr_mask;
@@ -68,37 +60,21 @@ static const struct pmuv3_quirk {
 	unsigned int quirks;
 	const char *what;
 } pmuv3_quirk_table[] = {
-	/*
-	 * QEMU's TCG CPUs (-cpu max on AArch64: MIDR_EL1 implementer 0, "reserved for
-	 * software use"). QEMU's pmcr_write() does not re-evaluate the PMU interrupt line,
-	 * 7.2 to 10.0 (measured by the hotplug storm test with long_counters=0, see
-	 * pmuv3_start()); goes when a QEMU that does is the oldest one apmu is tested on.
-	 */
+	/* QEMU's TCG CPUs (MIDR implementer 0): pmcr_write() does not re-evaluate the IRQ */
 	{ .midr_mask = APMU_MIDR_IMPLEMENTER, .midr = 0,
 	  .quirks = APMU_PMUV3_QUIRK_IRQ_RESYNC,
 	  .what = "QEMU's PMU: its overflow interrupt is re-raised after PMCR.E is set" },
-	/*
-	 * QEMU's AArch32 "max" CPU reports Cortex-A57's MIDR (0x411fd070): QEMU is known by
-	 * its virt board. A 32-bit KVM guest on that board pays one CP15 write per
-	 * pmu_enable. Goes with the entry above.
-	 */
+	/* QEMU's AArch32 "max" CPU has Cortex-A57's MIDR: known by its virt board */
 	{ .machine = "linux,dummy-virt", .aarch32 = true,
 	  .quirks = APMU_PMUV3_QUIRK_IRQ_RESYNC,
 	  .what = "QEMU's virt board: the overflow interrupt is re-raised after PMCR.E is set" },
-	/*
-	 * QEMU's named AArch64 CPUs (-cpu cortex-a72, neoverse-n1, ...) have their real
-	 * MIDRs and QEMU's PMU: known by the virt board without KVM's hypervisor services
-	 * (a KVM guest's PMU is KVM's, and a PMINTENSET write there is a trap). Seen: the
-	 * hotplug storm test's samples, 5 where 1683 are due, on -cpu cortex-a72.
-	 */
+	/* QEMU's named AArch64 CPUs: real MIDRs, the virt board without KVM */
 	{ .machine = "linux,dummy-virt", .tcg = true,
 	  .quirks = APMU_PMUV3_QUIRK_IRQ_RESYNC,
 	  .what = "QEMU's virt board, no KVM: overflow interrupt re-raised after PMCR.E set" },
 	/*
-	 * NVIDIA Olympus (MIDR implementer 0x4e, part 0x010): its PMCCNTR keeps counting
-	 * while the PE is in WFI/WFE, unlike CPU_CYCLES on an event counter. From the
-	 * posted "perf/arm_pmu: Skip PMCCNTR_EL0 on NVIDIA Olympus" (not in Linux 7.2);
-	 * follows what upstream settles on.
+	 * NVIDIA Olympus: PMCCNTR counts in WFI/WFE, unlike CPU_CYCLES on an event counter
+	 * (posted "perf/arm_pmu: Skip PMCCNTR_EL0 on NVIDIA Olympus", not in 7.2).
 	 */
 	{ .midr_mask = APMU_MIDR_MODEL, .midr = 0x4e0f0100,
 	  .quirks = APMU_PMUV3_QUIRK_NO_PMCCNTR,
@@ -132,12 +108,6 @@ static unsigned int pmuv3_quirks(u32 midr, bool (*machine_is)(const char *compat
 	return quirks;
 }
 
-/**
- * pmuv3_probe() - discover the PMU on the calling CPU
- * @pmu: instance to fill: counters, version, long counters, common events
- *
- * Return: 0, or -ENODEV without a PMUv3.
- */
 static int pmuv3_probe(struct apmu_pmu *pmu)
 {
 	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
@@ -162,10 +132,7 @@ static int pmuv3_probe(struct apmu_pmu *pmu)
 	pv->long_ccnt = !APMU_PMUV3_AARCH32;
 	pv->pmcr = (pv->long_ccnt ? ARMV8_PMU_PMCR_LC : 0) |
 		   (pv->long_evcnt ? ARMV8_PMU_PMCR_LP : 0);
-	/*
-	 * PMUACR_EL1 and PMICNTR_EL0 only where EL2 cannot trap them (a trap taken by an
-	 * EL2 that does not expect it is fatal): said once, as what is left out
-	 */
+	/* PMUACR_EL1 and PMICNTR_EL0 only where EL2 cannot trap them: such a trap is fatal */
 	v3p9 = !APMU_PMUV3_AARCH32 && pv->pmuver >= APMU_PMUVER_V3P9;
 	icntr = pmuv3_has_icntr();
 	el2_traps = (v3p9 || icntr) && apmu_pmuv3_el2_may_trap();
@@ -173,7 +140,6 @@ static int pmuv3_probe(struct apmu_pmu *pmu)
 		dev_info(pmu->dev, "EL2 may trap PMUACR_EL1/PMICNTR_EL0 (entered at EL2, this kernel's EL2 setup does not clear its fine-grained traps): no per-counter EL0 access, no PMICNTR\n");
 	pv->pmuacr = v3p9 && !el2_traps;
 	pv->has_icntr = icntr && !el2_traps;
-	/* PMCCNTR, and PMICNTR where used */
 	pmu->num_dedicated = 1 + pv->has_icntr;
 	pv->cnt_mask = GENMASK_ULL(pmu->num_counters, 0) >> 1 | APMU_CNT_BIT_C;
 	if (pv->has_icntr)
@@ -192,9 +158,8 @@ static int pmuv3_probe(struct apmu_pmu *pmu)
 		pv->pmmir &= ~APMU_PMMIR_THWIDTH;
 
 	/*
-	 * PMCEID0/1_EL0 bits [31:0] describe events 0x00-0x3f, bits [63:32] (PMUv3p1) the
-	 * 0x4000-0x403f range. Re-pack them as one bitmap indexed by (event & 0x3f) plus 64
-	 * for the high range.
+	 * PMCEID0/1_EL0 [31:0]: events 0x00-0x3f; [63:32] (PMUv3p1): 0x4000-0x403f. One
+	 * bitmap, indexed by (event & 0x3f) plus 64 for the high range.
 	 */
 	ceid0 = read_pmceid0();
 	ceid1 = read_pmceid1();
@@ -210,13 +175,6 @@ static int pmuv3_probe(struct apmu_pmu *pmu)
 	return 0;
 }
 
-/**
- * pmuv3_reset() - bring the calling CPU's PMU to a known idle state
- * @pmu: instance
- *
- * Counters disabled, overflow interrupts disabled, overflow flags cleared, all counters
- * zeroed, EL0 access off. PMCR.E stays clear until an event is scheduled.
- */
 static void pmuv3_reset(struct apmu_pmu *pmu)
 {
 	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
@@ -231,23 +189,13 @@ static void pmuv3_reset(struct apmu_pmu *pmu)
 	/* P and C reset every event counter and PMCCNTR; they read as zero afterwards */
 	write_pmcr(pv->pmcr | ARMV8_PMU_PMCR_P | ARMV8_PMU_PMCR_C);
 	/*
-	 * The reset is a side effect of the PMCR write (an indirect write of the
-	 * counters): a Context synchronization event orders it before the counter writes
-	 * that follow at CPU PM exit and online (the events restarted there), so no
-	 * pending reset can zero a counter just written, as in-tree (armv8pmu_pmcr_write()
-	 * issues an ISB with every PMCR write). Not a hot path: reset runs at online and
-	 * CPU PM exit only.
+	 * The reset is an indirect write of the counters: the ISB orders it before the
+	 * counter writes that follow at CPU PM exit and online, as in-tree.
 	 */
 	isb();
 }
 
-/**
- * pmuv3_quiesce() - stop the calling CPU's PMU (CPU going offline, module unload)
- * @pmu: instance
- *
- * Leaves no counter enabled, no interrupt enabled and no overflow flag pending. Counter
- * values are kept, so counts still open can be read out by perf afterwards.
- */
+/* Counter values are kept: perf reads the counts still open afterwards */
 static void pmuv3_quiesce(struct apmu_pmu *pmu)
 {
 	struct apmu_pmuv3 *pv = to_pmuv3(&pmu->pmu);
@@ -262,10 +210,7 @@ static void pmuv3_quiesce(struct apmu_pmu *pmu)
 		write_pmuacr(0);
 }
 
-/*
- * The PMCNTEN/PMINTEN/PMOVS bits of a counter, or of both halves of a CHAIN pair (@idx
- * the odd, high half).
- */
+/* The PMCNTEN/PMINTEN/PMOVS bits of a counter, or of a CHAIN pair (@idx: the odd half) */
 static inline u64 apmu_cnt_bits(int idx, bool chained)
 {
 	return chained ? BIT_ULL(idx - 1) | BIT_ULL(idx) : BIT_ULL(idx);
@@ -274,21 +219,16 @@ static inline u64 apmu_cnt_bits(int idx, bool chained)
 /**
  * pmuv3_pick_idx() - pick a free counter for an event
  * @pv: instance
- * @used: counter indexes in use; the chosen ones are set. A CPU's map is only touched
- *	  on that CPU with IRQs off, a group's scratch map by its validation alone: plain,
- *	  not atomic, bit operations
+ * @used: counter indexes in use; the chosen ones are set (plain bit operations: a CPU's
+ *	  map is touched only on that CPU with IRQs off, a scratch map by one validation)
  * @evtype: the PMEVTYPER value the event needs (event number, filters, threshold)
- * @flags: %APMU_GET_CHAIN: a 64-bit count is needed on 32-bit event counters, take a
- *	   CHAIN pair; %APMU_GET_USER: user space reads the counter
+ * @flags: %APMU_GET_CHAIN: a CHAIN pair for a 64-bit count on 32-bit event counters;
+ *	   %APMU_GET_USER: user space reads the counter
  *
- * CPU_CYCLES prefers the dedicated PMCCNTR (where @pv->pmccntr_ok) and INST_RETIRED the
- * instruction counter PMICNTR (FEAT_PMUv3_ICNTR): both are 64-bit, so no pair is needed
- * there. They have no threshold fields, so a threshold event always takes an event
- * counter, and PMICNTR is not offered to user-space reads (tools know PMEVCNTR<n> and
- * PMCCNTR only). A CHAIN pair
- * is an even counter (the low half) and the odd one above it, which counts its overflows
- * and is the event's index, as in-tree: the pair's overflow is the odd counter's.
- * A CHAIN pair is never given to an event user space reads (%APMU_GET_USER).
+ * CPU_CYCLES prefers PMCCNTR (where @pv->pmccntr_ok), INST_RETIRED PMICNTR
+ * (FEAT_PMUv3_ICNTR), unless a threshold is asked (they have no TH/TC) or, for PMICNTR,
+ * user space reads it. A CHAIN pair is an even counter and the odd one above it, the
+ * event's index, as in-tree; never for user-space reads.
  * Return: the counter index (the odd one of a pair), or -EAGAIN when none is free.
  */
 static int pmuv3_pick_idx(struct apmu_pmuv3 *pv, unsigned long *used, u64 evtype,
@@ -304,11 +244,7 @@ static int pmuv3_pick_idx(struct apmu_pmuv3 *pv, unsigned long *used, u64 evtype
 	if (evnum == ARMV8_PMUV3_PERFCTR_CPU_CYCLES && fixed_ok && pv->pmccntr_ok &&
 	    !__test_and_set_bit(APMU_IDX_CYCLE, used))
 		return APMU_IDX_CYCLE;
-	/*
-	 * User space reads one counter: a 64-bit count it reads must be on a 64-bit counter,
-	 * never on a CHAIN pair (two reads that can tear). With PMCCNTR taken, wait for it,
-	 * as the in-tree driver does.
-	 */
+	/* never a CHAIN pair (two reads that can tear) for EL0: wait for PMCCNTR, as in-tree */
 	if ((flags & (APMU_GET_CHAIN | APMU_GET_USER)) == (APMU_GET_CHAIN | APMU_GET_USER))
 		return -EAGAIN;
 	if (fixed_ok && evnum == ARMV8_PMUV3_PERFCTR_INST_RETIRED && pv->has_icntr &&
@@ -341,9 +277,8 @@ static int pmuv3_pick_idx(struct apmu_pmuv3 *pv, unsigned long *used, u64 evtype
  * @idx: counter index
  * @chained: @idx is the high half of a CHAIN pair
  *
- * PMCCNTR does with PMCR.LC (set by apmu except from AArch32), PMICNTR always, a CHAIN
- * pair as a whole, and event counters with PMCR.LP, which exists from PMUv3p5.
- *
+ * PMCCNTR with PMCR.LC, PMICNTR always, a CHAIN pair, event counters with PMCR.LP
+ * (PMUv3p5).
  * Return: true for a 64-bit counter.
  */
 static bool pmuv3_counter_is_64bit(struct apmu_pmuv3 *pv, int idx, bool chained)
@@ -368,7 +303,6 @@ static int pmuv3_get_idx(unsigned long *used, struct perf_event *event,
 	idx = pmuv3_pick_idx(pv, used, event->hw.config_base, flags);
 	if (idx < 0)
 		return idx;
-	/* user space reads a single counter: a user-read event never gets a pair */
 	chained = idx < APMU_MAX_EVCNT && (flags & APMU_GET_CHAIN);
 	*hwflags = chained ? APMU_HWF_CHAIN : 0;
 	if (pmuv3_counter_is_64bit(pv, idx, chained))
@@ -384,12 +318,10 @@ static void pmuv3_put_idx(unsigned long *used, struct perf_event *event)
 }
 
 /*
- * A CHAIN pair's 64-bit value. The low half may carry into the high half between the two
- * reads: re-read until the high half is stable. From PMUv3p5 event counters are 64 bits
- * wide whatever PMCR_EL0.LP says (LP = 0 only moves the overflow, and so CHAIN, to bit
- * 31), so the even counter's bits [63:32] keep counting its wraps: only bits [31:0] are
- * the low half, and only bits [31:0] of the odd counter are the high half. Out of line,
- * as the other CHAIN helpers: the single counters' paths then need no stack frame.
+ * A CHAIN pair's 64-bit value, re-read until the high half is stable. From PMUv3p5 event
+ * counters are 64 bits whatever PMCR_EL0.LP says (it only moves the overflow), so only
+ * bits [31:0] of each half count. Out of line, so the single counters' paths need no
+ * stack frame.
  */
 static noinline u64 pmuv3_read_chain(int idx)
 {
@@ -462,13 +394,10 @@ static noinline void pmuv3_type_chain(int idx, u64 evtype)
  * pmuv3_enable() - program and enable one counter (or CHAIN pair)
  * @idx: counter index
  * @chained: @idx - 1 and @idx form a CHAIN pair
- * @evtype: PMEVTYPER value (event number, filters, threshold). PMCCFILTR and PMICFILTR
- *	    take only the filter bits: their counters' events are fixed
- * @irq: also enable the overflow interrupt (PMINTENSET); of a pair, the odd counter's,
- *	 which overflows when the 64-bit count does
+ * @evtype: PMEVTYPER value; PMCCFILTR and PMICFILTR take only the filter bits
+ * @irq: also enable the overflow interrupt (PMINTENSET); of a pair, the odd counter's
  *
- * The types are written before the enable so the counter never counts a previous event.
- * A pair is enabled with one PMCNTENSET write, so neither half runs without the other.
+ * The type is written before the enable; a pair is enabled with one PMCNTENSET write.
  */
 static void pmuv3_enable(int idx, bool chained, u64 evtype, bool irq)
 {
@@ -490,10 +419,8 @@ static void pmuv3_enable(int idx, bool chained, u64 evtype, bool irq)
  * @idx: counter index
  * @chained: @idx - 1 and @idx form a CHAIN pair
  *
- * PMCNTENCLR, PMINTENCLR and PMOVSCLR are W1C: writing our bits leaves other counters
- * alone. The flags are cleared so a stale overflow cannot interrupt the next user. The
- * caller runs with PMCR.E clear and synchronized (pmuv3_stop()), so the counter is
- * already stopped for its final read and no barrier is needed here.
+ * PMCNTENCLR, PMINTENCLR and PMOVSCLR are W1C. No barrier: the caller runs with PMCR.E
+ * clear and synchronized (pmuv3_stop()).
  */
 static void pmuv3_disable(int idx, bool chained)
 {
@@ -513,10 +440,8 @@ static void pmuv3_enable_event(struct perf_event *event)
 }
 
 /*
- * An interrupt-raising counter also gets PMINTENCLR and PMOVSCLR, so no stale flag
- * interrupts the next user; so does a pair, whose low half flags its 32-bit wraps. A
- * counting event on a 64-bit counter, whose interrupt was never enabled and whose
- * overflow flag cannot be set, needs one PMCNTENCLR write instead of three.
+ * A counting event on a 64-bit counter never enabled its interrupt nor can set its flag
+ * (a pair's low half does, at its wraps): one PMCNTENCLR write does.
  */
 static void pmuv3_disable_event(struct perf_event *event)
 {
@@ -529,22 +454,11 @@ static void pmuv3_disable_event(struct perf_event *event)
 }
 
 /*
- * PMCR_EL0.E gates every counter at once. The PMCR value is the PMU's constant, so no
- * register read is needed.
- *
- * The PMEVTYPER, PMEVCNTR and PMCNTENSET writes made while E was clear affect counting
- * only after a Context synchronization event (Arm ARM, "Synchronization requirements for
- * AArch64 System registers"): the ISB before E is set makes every counter start with its
- * new type and value, one barrier for the whole bracket.
- *
- * QEMU (7.2) computes its PMU interrupt line as PMCR.E && (PMINTEN & PMOVS), but only on
- * PMINTEN/PMOVS writes and overflows, not on a PMCR write: an overflow flag left pending
- * across a bracket in which apmu wrote PMINTENCLR/PMOVSCLR/PMINTENSET of another counter
- * (E clear, so the line went low) is never signalled once E is set again, and that
- * counter's samples stop (seen: 174 samples instead of ~2100 with a 32-bit task event and
- * a hotplug storm on the same CPU). Writing 0 to PMINTENSET, a no-op on hardware, makes
- * QEMU look again (still so in QEMU 10.0). Only on QEMU's PMU (pmuv3_quirks()), so
- * hardware pays nothing.
+ * PMCR_EL0.E gates every counter. The ISB before it makes the bracket's PMEVTYPER,
+ * PMEVCNTR and PMCNTENSET writes take effect first (Arm ARM, "Synchronization
+ * requirements for AArch64 System registers"). APMU_PMUV3_QUIRK_IRQ_RESYNC: QEMU
+ * evaluates its interrupt line on PMINTEN/PMOVS writes, not on a PMCR write, so a
+ * pending overflow would stay unsignalled; writing 0 to PMINTENSET makes it look again.
  */
 static void pmuv3_start(struct apmu_pmu *pmu)
 {
@@ -557,12 +471,9 @@ static void pmuv3_start(struct apmu_pmu *pmu)
 }
 
 /*
- * Every counter stops at once (PMCR_EL0.E clear), and the ISB makes that take effect
- * before anything else happens in the bracket: one ISB here and one before E is set,
- * whatever the number of events (Arm ARM, "Synchronization requirements for AArch64
- * System registers"). In the overflow handler, it also puts the PMOVSCLR write of
- * pmuv3_take_overflows() in effect, so the interrupt request is deasserted before the
- * GIC is told the handler is done.
+ * Every counter stops (PMCR_EL0.E clear), in effect before anything else in the bracket.
+ * In the handler the ISB also puts PMOVSCLR in effect, so the request is deasserted
+ * before the EOI.
  */
 static void pmuv3_stop(struct apmu_pmu *pmu)
 {
@@ -575,15 +486,10 @@ static void pmuv3_stop(struct apmu_pmu *pmu)
  * @pmu: instance
  * @used: counter indexes in use on this CPU
  *
- * Every set flag is cleared (PMOVSCLR is W1C), once, before the counters are read, so an
- * overflow that happens while they are handled raises a new interrupt. A flag of a
- * counter nobody uses is cleared too, as in-tree does: left set with its PMINTEN bit, it
- * would hold the level-sensitive PMU interrupt asserted and the CPU would take it again
- * and again, IRQ_NONE each time (a PPI is not subject to the spurious-IRQ detector).
- * The low half of a CHAIN pair is in @used (its wraps only carry into the high half,
- * the event's index), and the core finds no event there. When one of ours was set,
- * every counter stops (pmuv3_stop(), inline: no second call from the handler), whose
- * ISB also puts the PMOVSCLR write in effect.
+ * Every set flag is cleared (PMOVSCLR is W1C) before the counters are read, so a new
+ * overflow raises a new interrupt; a flag of an unused counter too, as in-tree, or it
+ * would hold the level-sensitive interrupt asserted. A CHAIN pair's low half is in @used
+ * but holds no event.
  * Return: the flags of counters in @used taken; 0 when none of ours had overflowed.
  */
 static unsigned long pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned long *used)
@@ -604,12 +510,10 @@ static unsigned long pmuv3_take_overflows(struct apmu_pmu *pmu, const unsigned l
 }
 
 /*
- * EL0 access: PMUSERENR_EL0.ER for the event counters, CR for PMCCNTR; while it is on,
- * every counter nobody uses reads 0. With FEAT_PMUv3p9 (@pv->pmuacr), also per counter:
- * PMUACR_EL1 (P<n> bit n, C bit 31: the counter indexes) has the counters of @own and the
- * unused ones, PMUSERENR_EL0.UEN makes it decide EL0 reads, and ER|CR keep EL0 writes
- * trapped, as in-tree: other contexts' counters in use are not readable at all. PMICNTR
- * is never read from EL0.
+ * EL0 access: PMUSERENR_EL0.ER (event counters), CR (PMCCNTR); unused counters read 0.
+ * FEAT_PMUv3p9 (@pv->pmuacr): PMUACR_EL1 (P<n> bit n, C bit 31) has @own and the unused
+ * counters, UEN makes it decide EL0 reads, ER|CR keep writes trapped, as in-tree.
+ * PMICNTR is never read from EL0.
  */
 static void pmuv3_user_access(struct apmu_pmu *pmu, const unsigned long *used,
 			      const unsigned long *own, bool grant)
@@ -653,6 +557,6 @@ const struct apmu_pmu_ops APMU_PMUV3_OPS = {
 	.take_overflows	= pmuv3_take_overflows,
 	.reset		= pmuv3_reset,
 	.quiesce	= pmuv3_quiesce,
-	/* none from AArch32: the core then never grants EL0 access, set_filter() refuses rdpmc */
+	/* none from AArch32: the core refuses rdpmc and never grants EL0 access */
 	.user_access	= APMU_PMUV3_AARCH32 ? NULL : pmuv3_user_access,
 };

@@ -29,27 +29,22 @@ struct apmu_pmuv3_model {
  * struct apmu_pmuv3 - a PMUv3 instance
  * @pmu: the core's instance; first, so an event's pmu is this structure
  * @model: the device tree table's entry (name, cache map); NULL in the KUnit suites
- * @pmuver: ID_AA64DFR0_EL1.PMUVer (AArch32: ID_DFR0.PerfMon, the same values from
- *	    PMUv3p1; PMUv3 is 1 there, 3 here)
+ * @pmuver: ID_AA64DFR0_EL1.PMUVer (AArch32: ID_DFR0.PerfMon, where PMUv3 is 3)
  * @allow_lp: use PMCR_EL0.LP where implemented (the long_counters parameter)
- * @long_evcnt: event counters are 64-bit (PMUv3p5, PMCR_EL0.LP set; never from AArch32)
- * @long_ccnt: PMCCNTR is 64-bit (PMCR_EL0.LC set; not from AArch32, see arch_arm.h)
- * @pmcr: the PMCR_EL0 value for every CPU of this PMU, with E clear (LC when
- *	  @long_ccnt, LP when @long_evcnt); the same on all of them, so it is set once at
- *	  probe
- * @has_icntr: the instruction counter PMICNTR_EL0 exists (FEAT_PMUv3_ICNTR) and EL2 does
- *	       not trap it (apmu_pmuv3_el2_may_trap())
+ * @long_evcnt: event counters are 64-bit (PMUv3p5, PMCR_EL0.LP; never from AArch32)
+ * @long_ccnt: PMCCNTR is 64-bit (PMCR_EL0.LC; not from AArch32)
+ * @pmcr: the PMCR_EL0 value of every CPU of this PMU, E clear; set once at probe
+ * @has_icntr: PMICNTR_EL0 exists (FEAT_PMUv3_ICNTR) and EL2 does not trap it
  * @pmuacr: per-counter EL0 access (FEAT_PMUv3p9: PMUACR_EL1, PMUSERENR_EL0.UEN), and EL2
  *	    does not trap PMUACR_EL1
- * @pmmir: PMMIR_EL1 (slots, bus, threshold width), 0 before PMUv3p4; THWIDTH 0 from
- *	   AArch32 (no threshold fields)
+ * @pmmir: PMMIR_EL1 (slots, bus, threshold width), 0 before PMUv3p4; no THWIDTH from
+ *	   AArch32
  * @cnt_mask: counter indexes that exist: P<N-1:0>, C and, with @has_icntr, F0
- * @pmceid: PMCEID0/1 as one bitmap: bits 0-63 common events 0x0-0x3f,
- *	    bits 64-127 the 0x4000-0x403f range
+ * @pmceid: PMCEID0/1: bits 0-63 events 0x0-0x3f, bits 64-127 events 0x4000-0x403f
  * @quirks: APMU_PMUV3_QUIRK_* of this PMU, from pmuv3_quirks() at probe
- * @pmccntr_ok: CPU_CYCLES may use PMCCNTR: not on SMT cores, where PMCCNTR counts the
- *		core's clock while this thread waits in WFI/WFE (Arm ARM D13.1.3, as in-tree
- *		7.2), nor with %APMU_PMUV3_QUIRK_NO_PMCCNTR
+ * @pmccntr_ok: CPU_CYCLES may use PMCCNTR: not on SMT cores, where PMCCNTR counts while
+ *		this thread waits in WFI/WFE (Arm ARM D13.1.3, as in-tree 7.2), nor with
+ *		%APMU_PMUV3_QUIRK_NO_PMCCNTR
  */
 struct apmu_pmuv3 {
 	struct apmu_pmu pmu;
@@ -69,12 +64,9 @@ struct apmu_pmuv3 {
 };
 
 /*
- * Workarounds for PMUs that do not behave as the Arm ARM says (pmuv3.c, pmuv3_quirks()).
- * IRQ_RESYNC: the PMU's overflow interrupt request is re-evaluated on PMINTEN/PMOVS writes
- * and overflows but not when PMCR.E is set (QEMU's TCG PMU): pmuv3_start() makes it look
- * again.
- * NO_PMCCNTR: PMCCNTR does not count CPU_CYCLES as PMEVCNTR<n> do (it counts while the PE
- * waits in WFI/WFE): CPU_CYCLES takes an event counter.
+ * Workarounds (pmuv3_quirks()). IRQ_RESYNC: the interrupt request is not re-evaluated
+ * when PMCR.E is set (QEMU's TCG PMU). NO_PMCCNTR: PMCCNTR counts in WFI/WFE, unlike
+ * CPU_CYCLES on PMEVCNTR<n>.
  */
 #define APMU_PMUV3_QUIRK_IRQ_RESYNC	BIT(0)
 #define APMU_PMUV3_QUIRK_NO_PMCCNTR	BIT(1)
@@ -84,10 +76,7 @@ static inline struct apmu_pmuv3 *to_pmuv3(struct pmu *pmu)
 	return container_of(pmu, struct apmu_pmuv3, pmu.pmu);
 }
 
-/*
- * The counter indexes a PMUv3 instance uses: up to F0 (32), which takes a 64-bit long;
- * up to C (31) on 32-bit Arm, where AArch32 has no PMICNTR.
- */
+/* Counter indexes up to F0 (32) on 64-bit, up to C (31) where AArch32 has no PMICNTR */
 #if BITS_PER_LONG > APMU_IDX_INSTR
 #define APMU_PMUV3_NR_IDX	APMU_NR_IDX
 #else
@@ -98,11 +87,7 @@ static inline struct apmu_pmuv3 *to_pmuv3(struct pmu *pmu)
 #define APMU_HWF_CHAIN		BIT(12)
 static_assert((APMU_HWF_CHAIN & APMU_HWF_BACKEND) == APMU_HWF_CHAIN);
 
-/*
- * format/: each field declared once, in the in-tree armv8_pmuv3 names and positions, so
- * existing perf command lines carry over. GEN_PMU_FORMAT_ATTR() makes the sysfs file
- * (sysfs.c) and ATTR_CFG_GET_FLD() decodes the attribute (events.c).
- */
+/* format/: the in-tree armv8_pmuv3 names and positions, so perf command lines carry over */
 #define ATTR_CFG_FLD_event_CFG			config
 #define ATTR_CFG_FLD_event_LO			0
 #define ATTR_CFG_FLD_event_HI			15
@@ -129,10 +114,8 @@ static inline u32 apmu_threshold_max(struct apmu_pmuv3 *pv)
 }
 
 /*
- * A 64-bit count was asked for (config1 "long"), event counters are only 32-bit and the
- * PMU implements CHAIN (its PMCEID bit). Without CHAIN the count is still 64-bit,
- * extended through the overflow interrupt; only a sampling period is then capped at
- * 2^31.
+ * "long" on 32-bit event counters, with CHAIN implemented. Without CHAIN the count is
+ * still 64-bit, extended through the interrupt; only a sampling period is capped at 2^31.
  */
 static inline bool apmu_wants_chain(struct apmu_pmuv3 *pv, struct perf_event *event)
 {

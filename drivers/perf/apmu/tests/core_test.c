@@ -16,6 +16,7 @@
 #include "core_harness.h"
 
 #define CFG1_LONG	BIT_ULL(0)
+#define CFG1_RDPMC	BIT_ULL(1)
 
 struct core_test {
 	struct apmu_model m;
@@ -491,9 +492,9 @@ static void user_access_v3p9_per_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
-/* perf core's event_init call: a lone @config event of this PMU, on a task */
-static int core_init_lone(struct kunit *test, struct core_test *t, u64 config, u64 config1,
-			  struct perf_event **evp)
+/* perf core's event_init call: a lone @config event of this PMU, on a task or on CPU 0 */
+static int core_init_lone_on(struct kunit *test, struct core_test *t, u64 config,
+			     u64 config1, bool task, struct perf_event **evp)
 {
 	struct perf_event *ev = apmu_kt_event(test, &t->pv.pmu, 0, config1, 0);
 
@@ -502,10 +503,43 @@ static int core_init_lone(struct kunit *test, struct core_test *t, u64 config, u
 	ev->attr.config = config;
 	ev->attr.exclude_kernel = 1;
 	ev->group_leader = ev;
-	ev->attach_state = PERF_ATTACH_TASK;
-	ev->cpu = -1;
+	ev->attach_state = task ? PERF_ATTACH_TASK : 0;
+	ev->cpu = task ? -1 : 0;
 	*evp = ev;
 	return t->pv.pmu.pmu.event_init(ev);
+}
+
+static int core_init_lone(struct kunit *test, struct core_test *t, u64 config, u64 config1,
+			  struct perf_event **evp)
+{
+	return core_init_lone_on(test, t, config, config1, true, evp);
+}
+
+/*
+ * rdpmc's errnos: a CPU-wide event is -EINVAL (the core's check), also where the backend
+ * could not serve its shape either (a 64-bit count as a CHAIN pair, -EOPNOTSUPP on a task
+ * event); no destroy hook is left behind.
+ */
+static void rdpmc_errno_order(struct kunit *test)
+{
+	struct core_test *t = core_setup(test, 6, APMU_PMUVER_V3, true);
+	struct perf_event *ev;
+
+	t->m.ceid0 |= BIT_ULL(ARMV8_PMUV3_PERFCTR_CHAIN) | BIT_ULL(0x08);
+	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
+	KUNIT_EXPECT_EQ(test, core_init_lone_on(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+						CFG1_RDPMC | CFG1_LONG, true, &ev), -EOPNOTSUPP);
+	KUNIT_EXPECT_NULL(test, ev->destroy);
+	KUNIT_EXPECT_EQ(test, core_init_lone_on(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+						CFG1_RDPMC | CFG1_LONG, false, &ev), -EINVAL);
+	KUNIT_EXPECT_NULL(test, ev->destroy);
+	KUNIT_EXPECT_EQ(test, core_init_lone_on(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+						CFG1_RDPMC, false, &ev), -EINVAL);
+	KUNIT_EXPECT_NULL(test, ev->destroy);
+	KUNIT_EXPECT_EQ(test, core_init_lone_on(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+						CFG1_RDPMC, true, &ev), 0);
+	KUNIT_EXPECT_TRUE(test, ev->destroy == apmu_user_event_destroy);
+	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
 /*
@@ -663,6 +697,7 @@ static struct kunit_case apmu_core_cases[] = {
 	KUNIT_CASE(user_access_v3p9_per_counter),
 	KUNIT_CASE(user_access_only_for_own_instance),
 	KUNIT_CASE(lone_event_that_never_fits_refused),
+	KUNIT_CASE(rdpmc_errno_order),
 	KUNIT_CASE(foreign_cpu_untouched),
 	{}
 };

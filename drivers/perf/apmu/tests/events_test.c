@@ -143,13 +143,6 @@ static void core_cache_maps(struct kunit *test)
 			   "apmu_armv8_samsung_mongoose");
 }
 
-static void no_user_access(struct apmu_pmu *pmu, const unsigned long *used,
-			   const unsigned long *own, bool grant)
-{
-}
-
-static const struct apmu_pmu_ops rdpmc_ops = { .user_access = no_user_access };
-
 /*
  * rdpmc of a 64-bit CPU_CYCLES count on 32-bit event counters (with CHAIN) needs the
  * 64-bit PMCCNTR: where CPU_CYCLES may not use it (SMT, quirk) the event is refused
@@ -160,7 +153,6 @@ static void rdpmc_long_cycles_needs_pmccntr(struct kunit *test)
 	struct events_test *t = events_setup(test);
 	struct perf_event *ev = &t->event;
 
-	t->pv.pmu.ops = &rdpmc_ops;
 	__set_bit(ARMV8_PMUV3_PERFCTR_CHAIN, t->pv.pmceid);
 	ev->attach_state = PERF_ATTACH_TASK;
 	ev->attr.config1 = APMU_FLD_MASK(rdpmc) | APMU_FLD_MASK(long);
