@@ -6,6 +6,8 @@
 # in-tree driver (vm-run --no-apmu): apmu_bench on it. Each "path NAME N" line of
 # apmu_bench comes out as "BENCH DRIVER NAME N" for scripts/bench.sh.
 
+. /apmu/vmlib.sh
+
 bench() { # bench DRIVER
 	if ! ./apmu_bench >/tmp/bench.out 2>&1; then
 		cat /tmp/bench.out

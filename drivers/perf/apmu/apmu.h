@@ -56,7 +56,8 @@ struct apmu_pmu;
  * @enable: program and enable @event's counter; its interrupt too with %APMU_HWF_IRQ.
  * @disable: stop @event's counter, clear its interrupt enable and overflow flag.
  * @start: the PMU-wide enable, earlier programming in effect first. Called only while
- *	   some counter of the CPU runs (&apmu_cpu.running not empty).
+ *	   some counter of the CPU is in use; with @start_when_running, only while
+ *	   some event's counter runs (held and not stopped).
  * @stop: stop every counter at once, in effect before it returns.
  * @take_overflows: read and clear every overflow flag and, when a counter in @used
  *		    overflowed, @stop. Return: the overflowed indexes.
@@ -67,6 +68,10 @@ struct apmu_pmu;
  *		 @used read 0, and with per-counter access only @own (the running task's
  *		 rdpmc counters) are readable. @grant: access was off. Optional: without
  *		 it the core refuses events flagged for EL0 reads (-EOPNOTSUPP).
+ * @start_when_running: the PMU-wide enable also runs counters that no event runs (one
+ *			without an enable of its own, as XScale's CCNT), so @start is
+ *			called only while some event's counter runs; the core then walks
+ *			the CPU's events before each @start.
  */
 struct apmu_pmu_ops {
 	int (*probe)(struct apmu_pmu *pmu);
@@ -85,6 +90,7 @@ struct apmu_pmu_ops {
 	void (*quiesce)(struct apmu_pmu *pmu);
 	void (*user_access)(struct apmu_pmu *pmu, const unsigned long *used,
 			    const unsigned long *own, bool grant);
+	bool start_when_running;
 };
 
 /**
@@ -95,7 +101,6 @@ struct apmu_pmu_ops {
  * @fold_on: CPU online for this instance, @fold_timer may run (hotplug sets; IRQs off)
  * @fold_timer: without an overflow interrupt, folds 32-bit counters before they wrap
  * @used: counter indexes in use
- * @running: indexes whose event is started (not stopped by perf or by the core)
  * @pm_stopped: indexes apmu_cpu_pm_save() stopped and apmu_cpu_pm_restore() restarts
  * @events: the event on each counter index; &apmu_pmu.nr_idx entries
  */
@@ -107,7 +112,6 @@ struct apmu_cpu {
 	/* cold: @used stays next to @events for the hot paths */
 	struct hrtimer fold_timer;
 	DECLARE_BITMAP(used, APMU_MAX_IDX);
-	DECLARE_BITMAP(running, APMU_MAX_IDX);
 	DECLARE_BITMAP(pm_stopped, APMU_MAX_IDX);
 	struct perf_event *events[];
 };

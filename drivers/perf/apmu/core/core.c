@@ -160,7 +160,6 @@ static __always_inline void apmu_cpu_start(struct apmu_cpu *cpu, struct perf_eve
 	struct hw_perf_event *hwc = &event->hw;
 
 	hwc->state = 0;
-	__set_bit(hwc->idx, cpu->running);
 	if (is_sampling_event(event)) {
 		apmu_set_period(event);
 		hwc->flags |= APMU_HWF_IRQ;
@@ -189,7 +188,6 @@ static __always_inline void apmu_cpu_stop(struct apmu_cpu *cpu, struct perf_even
 	pmu->ops->disable(event);
 	apmu_fold(event);
 	hwc->state |= PERF_HES_STOPPED | PERF_HES_UPTODATE;
-	__clear_bit(hwc->idx, cpu->running);
 }
 
 static void apmu_start(struct perf_event *event, int flags)
@@ -258,10 +256,27 @@ static bool apmu_cpu_idle(struct apmu_cpu *cpu)
 	return bitmap_empty(cpu->used, APMU_MAX_IDX);
 }
 
-/* The backend's start() is called only while this holds (its contract) */
-static bool apmu_cpu_running(struct apmu_cpu *cpu)
+/*
+ * Does some event's counter run (held and not stopped)? Walked only for a backend whose
+ * PMU-wide enable also runs counters no event runs (&apmu_pmu_ops.start_when_running), so
+ * start() and stop(), the per-event hot path, keep no running state of their own.
+ */
+static noinline bool apmu_cpu_running(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
-	return !bitmap_empty(cpu->running, APMU_MAX_IDX);
+	unsigned int idx;
+
+	for_each_set_bit(idx, cpu->used, pmu->nr_idx)
+		if (cpu->events[idx] && !(cpu->events[idx]->hw.state & PERF_HES_STOPPED))
+			return true;
+	return false;
+}
+
+/* May the backend's start() be called now (its contract, &apmu_pmu_ops.start)? */
+static __always_inline bool apmu_may_start(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
+{
+	if (apmu_cpu_idle(cpu))
+		return false;
+	return !pmu->ops->start_when_running || apmu_cpu_running(pmu, cpu);
 }
 
 /*
@@ -269,13 +284,12 @@ static bool apmu_cpu_running(struct apmu_cpu *cpu)
  * stops together. pmu_enable() also ends every context switch of a task with events,
  * where EL0 access follows the task.
  */
-static void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
+static __always_inline void apmu_hw_enable(struct apmu_pmu *pmu, struct apmu_cpu *cpu)
 {
 	if (unlikely(READ_ONCE(apmu_sysctl_user_access)))
 		apmu_user_access_update(pmu, cpu);
-	if (!apmu_cpu_running(cpu))
-		return;
-	pmu->ops->start(pmu);
+	if (apmu_may_start(pmu, cpu))
+		pmu->ops->start(pmu);
 }
 
 /*
@@ -575,7 +589,7 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 	 * the request is deasserted before the EOI; start() puts the re-armed values in
 	 * effect before they count.
 	 */
-	if (apmu_cpu_running(cpu))
+	if (apmu_may_start(pmu, cpu))
 		pmu->ops->start(pmu);
 
 	/* perf's wakeups are irq_work: where no interrupt may run them, run them now */

@@ -16,56 +16,35 @@
 #include "../compat.h"
 #include "../sample.h"
 
-typedef int (*apmu_overflow_fn)(struct perf_event *event, struct perf_sample_data *data,
-				struct pt_regs *regs);
-typedef void (*apmu_took_fn)(u64 sample_len_ns);
-typedef void (*apmu_lost_fn)(struct perf_event *event, u64 lost);
-
-/* As resolved once at load; NULL: sampling is refused (lost samples go unreported) */
-static apmu_overflow_fn apmu_overflow __read_mostly;
-static apmu_took_fn apmu_took __read_mostly;
-static apmu_lost_fn apmu_lost __read_mostly;
+struct apmu_sample_fns apmu_sample_fns __read_mostly;
+EXPORT_SYMBOL_NS_GPL(apmu_sample_fns, "APMU");
 
 #ifdef APMU_OVERFLOW_EXPORTED
 static void apmu_overflow_lookup(void)
 {
-	apmu_overflow = perf_event_overflow;
-	apmu_took = perf_sample_event_took;
-	apmu_lost = apmu_compat_lookup("perf_log_lost_samples");
+	apmu_sample_fns.overflow = perf_event_overflow;
+	apmu_sample_fns.took = perf_sample_event_took;
+	apmu_sample_fns.lost = apmu_compat_lookup("perf_log_lost_samples");
 }
 #else
-/* compat.h: NULL where the symbol cannot be resolved (or without CONFIG_KPROBES) */
 static void apmu_overflow_lookup(void)
 {
-	apmu_overflow = apmu_compat_lookup("perf_event_overflow");
-	apmu_took = apmu_compat_lookup("perf_sample_event_took");
-	apmu_lost = apmu_compat_lookup("perf_log_lost_samples");
+	apmu_sample_fns.overflow = apmu_compat_lookup("perf_event_overflow");
+	apmu_sample_fns.took = apmu_compat_lookup("perf_sample_event_took");
+	apmu_sample_fns.lost = apmu_compat_lookup("perf_log_lost_samples");
 }
 #endif
 
-static void apmu_overflow_clear(void)
-{
-	apmu_overflow = NULL;
-	apmu_took = NULL;
-	apmu_lost = NULL;
-}
-
-/**
- * apmu_overflow_init() - resolve perf_event_overflow() once, at module load
- *
- * Return: true when sampling can be offered.
- */
 bool apmu_overflow_init(void)
 {
 	apmu_overflow_lookup();
-	if (!apmu_overflow || !apmu_took) {
+	if (!apmu_sample_fns.overflow || !apmu_sample_fns.took) {
 		pr_notice("perf_event_overflow()/perf_sample_event_took() cannot be resolved: counting only, sampling events are refused\n");
-		apmu_overflow_clear();
+		apmu_sample_fns = (struct apmu_sample_fns){};
 	}
-	return apmu_overflow;
+	return apmu_sample_fns.overflow;
 }
 
-/* Set by the test-only apmu_knobs.ko (sampling=0): new sampling events are refused */
 static bool apmu_test_no_sampling;
 
 #if IS_ENABLED(CONFIG_KUNIT)
@@ -87,27 +66,6 @@ bool apmu_can_sample(void)
 {
 	if (IS_ENABLED(CONFIG_KUNIT) && READ_ONCE(apmu_test_no_sampling))
 		return false;
-	return apmu_overflow;
+	return apmu_sample_fns.overflow;
 }
 EXPORT_SYMBOL_NS_GPL(apmu_can_sample, "APMU");
-
-int apmu_event_overflow(struct perf_event *event, struct perf_sample_data *data,
-			struct pt_regs *regs)
-{
-	return apmu_overflow(event, data, regs);
-}
-EXPORT_SYMBOL_NS_GPL(apmu_event_overflow, "APMU");
-
-void apmu_sample_took(u64 ns)
-{
-	if (apmu_took)
-		apmu_took(ns);
-}
-EXPORT_SYMBOL_NS_GPL(apmu_sample_took, "APMU");
-
-void apmu_lost_samples(struct perf_event *event, u64 lost)
-{
-	if (lost && apmu_lost)
-		apmu_lost(event, lost);
-}
-EXPORT_SYMBOL_NS_GPL(apmu_lost_samples, "APMU");

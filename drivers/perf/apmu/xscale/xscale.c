@@ -244,9 +244,9 @@ static void xs_disable(struct perf_event *event)
 }
 
 /*
- * PMNC.E on. The core calls this only while some counter runs, so PMNC.E is clear while
- * none does: "When the performance monitor is not used at all (PMNC.E = 0x0), hardware
- * ensures minimal power consumption" (manual 3.7.3).
+ * PMNC.E on. The core calls this only while some counter runs (.start_when_running), so
+ * PMNC.E is clear while none does: "When the performance monitor is not used at all
+ * (PMNC.E = 0x0), hardware ensures minimal power consumption" (manual 3.7.3).
  */
 static void xs_start(struct apmu_pmu *pmu)
 {
@@ -312,4 +312,6 @@ const struct apmu_pmu_ops APMU_XSCALE_OPS = {
 	.take_overflows	= xs_take_overflows,
 	.reset		= xs_reset,
 	.quiesce	= xs_quiesce,
+	/* CCNT has no enable of its own: PMNC.E runs it, held or not */
+	.start_when_running = true,
 };
