@@ -1242,9 +1242,17 @@ TEST_F(apmu, cpu_pm_cycle_keeps_counts)
 /*
  * The same for a CPU-wide event while another task runs there: the cycle runs in a
  * kworker on that CPU (smp_call_on_cpu()) and the event stays on the counters across it.
- * The busy child's user instructions must all be counted.
+ * The busy child spins in chunks until the parent has cycled the CPU PM_MIN_CYCLES times
+ * (however the two CPUs are scheduled), and its user instructions must all be counted.
  */
-#define PM_CHILD_ITERS	20000000UL
+#define PM_CHUNK_ITERS	2000000UL
+#define PM_MAX_CHUNKS	200
+#define PM_MIN_CYCLES	3
+
+struct pm_child {
+	volatile int cycled;	/* parent: PM_MIN_CYCLES cycles done */
+	volatile int chunks;	/* child: chunks spun */
+};
 
 TEST_F(apmu, cpu_pm_cycle_keeps_cpu_wide_counts)
 {
@@ -1257,13 +1265,16 @@ TEST_F(apmu, cpu_pm_cycle_keeps_cpu_wide_counts)
 		.disabled = 1,
 	};
 	int fd, tfd, sync[2], status, cycles = 0;
-	uint64_t c = 0;
+	struct pm_child *sh;
+	uint64_t c = 0, want;
 	pid_t child;
 	char x;
 
 	tfd = open(CPU_PM_CYCLE, O_WRONLY);
 	if (tfd < 0)
 		SKIP(return, "no %s: insmod apmu_cpu_pm_test.ko (test only)", CPU_PM_CYCLE);
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	ASSERT_NE(MAP_FAILED, sh);
 	ASSERT_EQ(0, apmu_pin(1));
 	fd = apmu_perf_open(&attr, -1, 0, -1, 0);
 	ASSERT_GE(fd, 0) TH_LOG("CPU-wide on cpu0: %s", strerror(errno));
@@ -1275,7 +1286,10 @@ TEST_F(apmu, cpu_pm_cycle_keeps_cpu_wide_counts)
 			_exit(1);
 		if (read(sync[0], &x, 1) != 1)
 			_exit(1);
-		spin(PM_CHILD_ITERS);
+		do {
+			spin(PM_CHUNK_ITERS);
+			sh->chunks++;
+		} while (!sh->cycled && sh->chunks < PM_MAX_CHUNKS);
 		_exit(0);
 	}
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
@@ -1283,23 +1297,27 @@ TEST_F(apmu, cpu_pm_cycle_keeps_cpu_wide_counts)
 	while (waitpid(child, &status, WNOHANG) == 0) {
 		ASSERT_EQ(2, pwrite(tfd, "0\n", 2, 0))
 			TH_LOG("cycle on cpu0: %s", strerror(errno));
-		cycles++;
+		if (++cycles >= PM_MIN_CYCLES)
+			sh->cycled = 1;
 		usleep(2000);
 	}
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_DISABLE, 0));
 	ASSERT_EQ((ssize_t)sizeof(c), read(fd, &c, sizeof(c)));
-	TH_LOG("cpu0 user instructions %llu across %d CPU PM cycles (child: %lu)",
-	       (unsigned long long)c, cycles, 2 * PM_CHILD_ITERS);
+	want = 2 * PM_CHUNK_ITERS * sh->chunks;
+	TH_LOG("cpu0 user instructions %llu across %d CPU PM cycles (child: %llu in %d chunks)",
+	       (unsigned long long)c, cycles, (unsigned long long)want, sh->chunks);
 	ASSERT_TRUE(WIFEXITED(status) && !WEXITSTATUS(status));
-	/* at least one lands while the child spins */
-	EXPECT_GE(cycles, 2);
+	/* the child spun until the cycles were done, so they landed while it ran */
+	EXPECT_GE(cycles, PM_MIN_CYCLES);
+	EXPECT_LT(sh->chunks, PM_MAX_CHUNKS);
 	/*
 	 * every instruction of the child's loop; others on cpu0 only add: up to 5% on QEMU
 	 * 10 (the ticks' handlers charged to EL0, apmu_hetero.c; 12% on QEMU 10 with KASAN,
 	 * which no make check lane runs), while a segment of the loop counted twice adds more
 	 */
-	EXPECT_GE(c, 2 * PM_CHILD_ITERS);
-	EXPECT_LT(c, 2 * PM_CHILD_ITERS + 2 * PM_CHILD_ITERS / 10);
+	EXPECT_GE(c, want);
+	EXPECT_LT(c, want + want / 10);
+	munmap(sh, sizeof(*sh));
 	close(fd);
 	close(tfd);
 }

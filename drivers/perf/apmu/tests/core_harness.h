@@ -96,6 +96,32 @@ static inline struct perf_event *apmu_kt_event(struct kunit *test, struct apmu_p
 	return ev;
 }
 
+/**
+ * apmu_kt_init_lone() - perf core's event_init of a lone @config event of @pmu
+ * @test: the running test
+ * @pmu: as for apmu_kt_pmu_alloc()
+ * @config: attr.config
+ * @config1: attr.config1
+ * @task: a task event; else CPU-wide on CPU 0
+ * @evp: the event, whatever event_init returned
+ * Return: what the PMU's event_init returned.
+ */
+static inline int apmu_kt_init_lone(struct kunit *test, struct apmu_pmu *pmu, u64 config,
+				    u64 config1, bool task, struct perf_event **evp)
+{
+	struct perf_event *ev = apmu_kt_event(test, pmu, 0, config1, 0);
+
+	pmu->pmu.type = 42;
+	ev->attr.type = 42;
+	ev->attr.config = config;
+	ev->attr.exclude_kernel = 1;
+	ev->group_leader = ev;
+	ev->attach_state = task ? PERF_ATTACH_TASK : 0;
+	ev->cpu = task ? -1 : 0;
+	*evp = ev;
+	return pmu->pmu.event_init(ev);
+}
+
 /* perf core's add with start, inside a pmu_disable()/pmu_enable() bracket */
 static inline void apmu_kt_add(struct kunit *test, struct apmu_pmu *pmu, struct perf_event *ev)
 {

@@ -492,27 +492,10 @@ static void user_access_v3p9_per_counter(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
-/* perf core's event_init call: a lone @config event of this PMU, on a task or on CPU 0 */
-static int core_init_lone_on(struct kunit *test, struct core_test *t, u64 config,
-			     u64 config1, bool task, struct perf_event **evp)
-{
-	struct perf_event *ev = apmu_kt_event(test, &t->pv.pmu, 0, config1, 0);
-
-	t->pv.pmu.pmu.type = 42;
-	ev->attr.type = 42;
-	ev->attr.config = config;
-	ev->attr.exclude_kernel = 1;
-	ev->group_leader = ev;
-	ev->attach_state = task ? PERF_ATTACH_TASK : 0;
-	ev->cpu = task ? -1 : 0;
-	*evp = ev;
-	return t->pv.pmu.pmu.event_init(ev);
-}
-
 static int core_init_lone(struct kunit *test, struct core_test *t, u64 config, u64 config1,
 			  struct perf_event **evp)
 {
-	return core_init_lone_on(test, t, config, config1, true, evp);
+	return apmu_kt_init_lone(test, &t->pv.pmu, config, config1, true, evp);
 }
 
 /*
@@ -523,20 +506,21 @@ static int core_init_lone(struct kunit *test, struct core_test *t, u64 config, u
 static void rdpmc_errno_order(struct kunit *test)
 {
 	struct core_test *t = core_setup(test, 6, APMU_PMUVER_V3, true);
+	struct apmu_pmu *pmu = &t->pv.pmu;
 	struct perf_event *ev;
 
 	t->m.ceid0 |= BIT_ULL(ARMV8_PMUV3_PERFCTR_CHAIN) | BIT_ULL(0x08);
 	KUNIT_ASSERT_EQ(test, t->pv.pmu.ops->probe(&t->pv.pmu), 0);
-	KUNIT_EXPECT_EQ(test, core_init_lone_on(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+	KUNIT_EXPECT_EQ(test, apmu_kt_init_lone(test, pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
 						CFG1_RDPMC | CFG1_LONG, true, &ev), -EOPNOTSUPP);
 	KUNIT_EXPECT_NULL(test, ev->destroy);
-	KUNIT_EXPECT_EQ(test, core_init_lone_on(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+	KUNIT_EXPECT_EQ(test, apmu_kt_init_lone(test, pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
 						CFG1_RDPMC | CFG1_LONG, false, &ev), -EINVAL);
 	KUNIT_EXPECT_NULL(test, ev->destroy);
-	KUNIT_EXPECT_EQ(test, core_init_lone_on(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+	KUNIT_EXPECT_EQ(test, apmu_kt_init_lone(test, pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
 						CFG1_RDPMC, false, &ev), -EINVAL);
 	KUNIT_EXPECT_NULL(test, ev->destroy);
-	KUNIT_EXPECT_EQ(test, core_init_lone_on(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+	KUNIT_EXPECT_EQ(test, apmu_kt_init_lone(test, pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
 						CFG1_RDPMC, true, &ev), 0);
 	KUNIT_EXPECT_TRUE(test, ev->destroy == apmu_user_event_destroy);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);

@@ -425,23 +425,6 @@ static void a32_no_threshold(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
-/* perf core's event_init call: a lone @config event of this PMU, on a task or CPU-wide */
-static int a32_init_lone(struct kunit *test, struct a32_test *t, u64 config, u64 config1,
-			 bool task, struct perf_event **evp)
-{
-	struct perf_event *ev = apmu_kt_event(test, &t->pv.pmu, 0, config1, 0);
-
-	t->pv.pmu.pmu.type = 42;
-	ev->attr.type = 42;
-	ev->attr.config = config;
-	ev->attr.exclude_kernel = 1;
-	ev->group_leader = ev;
-	ev->attach_state = task ? PERF_ATTACH_TASK : 0;
-	ev->cpu = task ? -1 : 0;
-	*evp = ev;
-	return t->pv.pmu.pmu.event_init(ev);
-}
-
 /*
  * No EL0 counter reads from AArch32: the backend has no user_access(), so the core
  * refuses rdpmc (config1:1) with -EOPNOTSUPP, on a task event, a 64-bit count and a
@@ -450,22 +433,23 @@ static int a32_init_lone(struct kunit *test, struct a32_test *t, u64 config, u64
 static void a32_rdpmc_refused(struct kunit *test)
 {
 	struct a32_test *t = a32_setup(test, 6, PERFMON_V3P5, true);
+	struct apmu_pmu *pmu = &t->pv.pmu;
 	struct perf_event *ev;
 
-	KUNIT_EXPECT_NULL(test, t->pv.pmu.ops->user_access);
-	KUNIT_EXPECT_EQ(test, a32_init_lone(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, CFG1_RDPMC,
-					    true, &ev), -EOPNOTSUPP);
+	KUNIT_EXPECT_NULL(test, pmu->ops->user_access);
+	KUNIT_EXPECT_EQ(test, apmu_kt_init_lone(test, pmu, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+						CFG1_RDPMC, true, &ev), -EOPNOTSUPP);
 	KUNIT_EXPECT_NULL(test, ev->destroy);
-	KUNIT_EXPECT_EQ(test, a32_init_lone(test, t, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
-					    CFG1_RDPMC | CFG1_LONG, true, &ev), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, apmu_kt_init_lone(test, pmu, ARMV8_PMUV3_PERFCTR_INST_RETIRED,
+						CFG1_RDPMC | CFG1_LONG, true, &ev), -EOPNOTSUPP);
 	KUNIT_EXPECT_NULL(test, ev->destroy);
-	KUNIT_EXPECT_EQ(test, a32_init_lone(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, CFG1_RDPMC,
-					    false, &ev), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, apmu_kt_init_lone(test, pmu, ARMV8_PMUV3_PERFCTR_CPU_CYCLES,
+						CFG1_RDPMC, false, &ev), -EOPNOTSUPP);
 	/* the same events without rdpmc are fine */
-	KUNIT_EXPECT_EQ(test, a32_init_lone(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, true,
-					    &ev), 0);
-	KUNIT_EXPECT_EQ(test, a32_init_lone(test, t, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0, false,
-					    &ev), 0);
+	KUNIT_EXPECT_EQ(test, apmu_kt_init_lone(test, pmu, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0,
+						true, &ev), 0);
+	KUNIT_EXPECT_EQ(test, apmu_kt_init_lone(test, pmu, ARMV8_PMUV3_PERFCTR_CPU_CYCLES, 0,
+						false, &ev), 0);
 	KUNIT_EXPECT_EQ(test, t->m.undef, 0);
 }
 
