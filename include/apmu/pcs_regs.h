@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * PC sample-based profiling (FEAT_PCSRv8p2, FEAT_PCSRv8p9): the registers of a core's
- * external PMU frame that apmu uses, and EDPRSR from its external debug frame. One source
- * of truth for the driver and the KUnit frame model. Names and offsets follow the Arm ARM
- * (DDI 0487) external register descriptions; both programmers' models
- * (FEAT_PMUv3_EXT32 and FEAT_PMUv3_EXT64) put these registers at the same offsets.
+ * PC sample-based profiling: the registers of a core's external PMU frame that apmu uses
+ * (FEAT_PCSRv8p2, FEAT_PCSRv8p9), and of its external debug frame: EDPRSR, and the sample
+ * registers of FEAT_PCSRv8 (Armv8.0 cores: Cortex-A35, A53, A57, A72, ...). One source of
+ * truth for the driver and the KUnit frame model. Names and offsets follow the Arm ARM
+ * (DDI 0487) external register descriptions; both PMU programmers' models
+ * (FEAT_PMUv3_EXT32 and FEAT_PMUv3_EXT64) put these registers at the same offsets, and
+ * the CoreSight management registers (DEVAFF, LAR, LSR, DEVARCH, DEVID) sit at the same
+ * offsets in both frames.
  */
 #ifndef __APMU_PCS_REGS_H
 #define __APMU_PCS_REGS_H
@@ -75,5 +78,40 @@
 #define APMU_EDPRSR_PU		BIT(0)	/* core powered up */
 #define APMU_EDPRSR_OSLK	BIT(5)	/* OS lock set */
 #define APMU_EDPRSR_DLK		BIT(6)	/* OS double lock set */
+
+/*
+ * FEAT_PCSRv8 in the external debug frame (Core power domain: an error response when the
+ * core is powered down, under the OS lock or the OS double lock). Reading EDPCSRlo takes
+ * the sample and captures EDPCSRhi, EDCIDSR and EDVIDSR, which are read after it;
+ * EDPCSRlo == 0xFFFFFFFF is "no valid sample" (Debug state, profiling prohibited) and
+ * leaves them UNKNOWN. From the memory-mapped interface with the software lock set
+ * (EDLSR.SLK) the read has no side effects: they are not updated.
+ */
+#define APMU_EDSCR		0x088
+#define APMU_EDSCR_SC2		BIT(19)	/* FEAT_VHE: sample CONTEXTIDR_EL2 (other format) */
+#define APMU_EDPCSR_LO		0x0A0
+#define APMU_EDCIDSR		0x0A4
+#define APMU_EDVIDSR		0x0A8
+#define APMU_EDPCSR_HI		0x0AC
+/* EDVIDSR, the format of EDSCR.SC2 == 0 (every Armv8.0 core) */
+#define APMU_EDVIDSR_NS		BIT(31)	/* sample from Non-secure state */
+#define APMU_EDVIDSR_E2		BIT(30)	/* sample from EL2 */
+#define APMU_EDVIDSR_E3		BIT(29)	/* sample from EL3 using AArch64 */
+#define APMU_EDVIDSR_HV		BIT(28)	/* EDPCSRhi valid (AArch64); else it is RAZ */
+#define APMU_EDVIDSR_VMID	GENMASK(15, 0)	/* RAZ when NS == 0 or E2 == 1 */
+#define APMU_EDDEVID1		0xFC4
+#define APMU_EDDEVID1_PCSROFFSET GENMASK(3, 0)
+#define APMU_PCSROFFSET_NONE	2	/* EDPCSR implemented, samples without offset */
+/* EDDEVID (0xFC8, PMDEVID's offset) */
+#define APMU_EDDEVID_PCSAMPLE	GENMASK(3, 0)
+#define APMU_EDPCSAMPLE_CID	2	/* EDPCSR, EDCIDSR: only without EL2 and EL3 */
+#define APMU_EDPCSAMPLE_CID_VID	3	/* EDPCSR, EDCIDSR and EDVIDSR */
+/* the management registers of the debug frame, at the PMU frame's offsets */
+#define APMU_EDDEVAFF0		APMU_PMDEVAFF0
+#define APMU_EDDEVAFF1		APMU_PMDEVAFF1
+#define APMU_EDLAR		APMU_PMLAR
+#define APMU_EDLSR		APMU_PMLSR
+#define APMU_EDDEVARCH		APMU_PMDEVARCH
+#define APMU_EDDEVID		APMU_PMDEVID
 
 #endif /* __APMU_PCS_REGS_H */

@@ -40,10 +40,13 @@ ktap_test "cpu1 offline and back: its SPI is pinned to cpu1 again" \
 		echo 1 > /sys/devices/system/cpu/cpu1/online &&
 		test \"\$(cat /proc/irq/$irq57/smp_affinity_list)\" = 1"
 ktap_test "cpu1 counts again after coming back" only_on 2 $a57 $a53
-# A PC-sample frame the board disables (scripts/vm/pcs-disabled.dts, merged in with
-# vm-run --dtb-extra by scripts/check.sh) at an address nothing answers: a read there is
-# an external abort. apmu.ko loaded at boot without probing it, and a pcs= frame inside
-# its reg is not "described" (refused before any read). apmu_pcs.ko plain again afterwards.
+# PC-sampling frames the board disables (scripts/vm/pcs-disabled.dts, merged in with
+# vm-run --dtb-extra by scripts/check.sh) at addresses nothing answers: a read there is an
+# external abort. apmu_pcs.ko loaded at boot without probing them: an arm,pc-sample-pmu
+# node and one arm,coresight-cpu-debug node per CPU, all disabled; a pcs= frame inside
+# their reg is not "described" (refused before any read). Two enabled
+# arm,coresight-cpu-debug nodes are refused before any access, each with its reason.
+# apmu_pcs.ko plain again afterwards.
 pcs_disabled_node() {
 	grep -q '^apmu ' /proc/modules || { echo "apmu.ko did not load"; return 1; }
 	if ls -d /sys/devices/system/cpu/cpu*/pcsample 2>/dev/null; then return 1; fi
@@ -53,11 +56,36 @@ pcs_disabled_node() {
 		grep -q 'outside every region the device tree describes' || return 1
 	rmmod apmu_pcs && insmod ./apmu_pcs.ko
 }
+pcs_disabled_debug_nodes() {
+	grep -q '^apmu_pcs ' /proc/modules || { echo "apmu_pcs.ko did not load"; return 1; }
+	if ls -d /sys/devices/system/cpu/cpu*/pcsample 2>/dev/null; then return 1; fi
+	dmesg | grep 'apmu_pcs: ' | tail -n 8
+	# nothing said about the disabled nodes: they are not looked at
+	! dmesg | grep 'apmu_pcs: ' | grep -q -e '911[01]000' -e 'debug@911[01]000' || return 1
+	dmesg | grep -q 'apmu_pcs: /debug@9112000: cpu does not name a CPU: refused' &&
+	dmesg | grep -q 'apmu_pcs: /debug@9113000: debug frame smaller than 4 KiB: refused' ||
+		return 1
+	# a pcs= debug frame inside a disabled node's reg is not "described": refused after
+	# the PMU frame (inside the enabled debug@9112000, which nothing claims) is mapped,
+	# before either is read
+	rmmod apmu_pcs && insmod ./apmu_pcs.ko pcs=1:0x9112000:0x9111000 || return 1
+	dmesg | grep 'apmu_pcs: cpu1 frame' | tail -n 1
+	dmesg | grep 'apmu_pcs: cpu1 frame 0x0*9112000 (pcs= parameter)' | tail -n 1 |
+		grep -q 'outside every region the device tree describes' || return 1
+	rmmod apmu_pcs && insmod ./apmu_pcs.ko
+}
 if [ -d /proc/device-tree/pc-sample@9100000 ]; then
 	ktap_test "a disabled arm,pc-sample-pmu node is not probed, nor described for pcs=" \
 		pcs_disabled_node
 else
 	ktap_skip "a disabled arm,pc-sample-pmu node" \
+		"no such node (vm-run --dtb-extra scripts/vm/pcs-disabled.dts)"
+fi
+if [ -d /proc/device-tree/debug@9111000 ]; then
+	ktap_test "disabled arm,coresight-cpu-debug nodes are not probed; malformed ones refused before any access" \
+		pcs_disabled_debug_nodes
+else
+	ktap_skip "disabled arm,coresight-cpu-debug nodes" \
 		"no such node (vm-run --dtb-extra scripts/vm/pcs-disabled.dts)"
 fi
 tsec_end

@@ -633,8 +633,39 @@ sec_amustat() {
 # the fw_cfg page (described only in part) - refuses each with one message, and shows no
 # pcsample/. Then apmu_pcs_test.ko puts units over the frame model on CPUs 0 and 1: the
 # real sysfs files (values, errnos, permissions as root and as nobody) and
-# `perf record -e apmu_pcs// -C 1` + `perf report` showing the model's PCs.
-# apmu.ko unloaded on entry and on return.
+# `perf record -e apmu_pcs// -C 1` + `perf report` showing the model's PCs. Then the same
+# module with debug=1 (external debug frames, FEAT_PCSRv8): the debug_* kselftests, and
+# EDDEVID.PCSample=0 refused. apmu.ko unloaded on entry and on return.
+pcs_debug_none() {
+	! insmod ./apmu_pcs_test.ko debug=1 pcsample=0 &&
+		! ls -d /sys/devices/system/cpu/cpu*/pcsample 2>/dev/null &&
+		[ ! -e /sys/bus/event_source/devices/apmu_pcs ] &&
+		dmesg | tail -n 20 | grep 'apmu_pcs: cpu[01]: EDDEVID 0x0: no PC sampling in the debug frame (PCSample=0)'
+}
+pcs_debug_pass() {
+	_pd=0
+	if insmod ./apmu_pcs_test.ko debug=1; then
+		dmesg | grep 'apmu_pcs: cpu[01]: PC sampling' | tail -n 2 | sed 's/^/# /'
+		ksft apmu_pcs -t debug_kind_files -t debug_sample_decoded \
+			-t debug_perf_record_report -t debug_perf_record_every_sample \
+			-t debug_powered_down_nothing_sampled -t debug_secure_never_delivered \
+			-t debug_no_violations || _pd=1
+		echo "# debug frame model, cpu1: $(cat /sys/kernel/debug/apmu_pcs_test/cpu1/samples) EDPCSRlo reads, $(cat /sys/kernel/debug/apmu_pcs_test/cpu1/violations) violations"
+		rmmod apmu_pcs_test || _pd=1
+	else
+		ktap_fail "insmod apmu_pcs_test.ko debug=1"
+		_pd=1
+	fi
+	# (a kselftest section: its verdict is the rc, diagnostics say which check failed)
+	if pcs_debug_none >/tmp/pcs-none.txt 2>&1; then
+		echo "# ok: EDDEVID.PCSample=0: the debug frames refused, no pcsample/, no apmu_pcs PMU"
+	else
+		sed 's/^/# /' /tmp/pcs-none.txt
+		echo "# FAILED: EDDEVID.PCSample=0: the debug frames refused, no pcsample/, no apmu_pcs PMU"
+		_pd=1
+	fi
+	return $_pd
+}
 sec_pcs() {
 	sec "$1" kselftest:apmu_pcs
 	rc=0
@@ -647,6 +678,7 @@ sec_pcs() {
 		elif insmod ./apmu_pcs_test.ko; then
 			ksft apmu_pcs -T plain_vm_bogus_frames_refused || rc=1
 			rmmod apmu_pcs_test || rc=1
+			pcs_debug_pass || rc=1
 		else
 			ktap_fail "insmod apmu_pcs_test.ko"
 			rc=1

@@ -4,6 +4,9 @@
  * units apmu_pcs_test.ko puts over the frame model (cpu0: IMP=0, no FEAT_PMUv3_SS;
  * cpu1: IMP=1 with FEAT_PMUv3_SS). The model's power and lock state is set through
  * /sys/kernel/debug/apmu_pcs_test/cpuN/. Skips when the test module is not loaded.
+ * The debug_* tests need the units on external debug frames (FEAT_PCSRv8:
+ * `insmod apmu_pcs_test.ko debug=1`, pcsample/kind "debug") and skip otherwise; the
+ * others need PMU frames.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -64,9 +67,24 @@ static bool have_units(void)
 	       !access("/sys/devices/system/cpu/cpu1/pcsample", F_OK);
 }
 
+/* The units are external debug frames (apmu_pcs_test.ko debug=1) */
+static bool debug_kind(void)
+{
+	char buf[16];
+
+	return !rd(PCS, 1, "kind", buf, sizeof(buf)) && !strcmp(buf, "debug");
+}
+
 #define NEED_UNITS() do {						\
 	if (!have_units())						\
 		SKIP(return, "apmu_pcs_test.ko not loaded");		\
+	if (debug_kind())						\
+		SKIP(return, "the units are debug frames (debug=1)");	\
+} while (0)
+
+#define NEED_DEBUG_UNITS() do {						\
+	if (!have_units() || !debug_kind())				\
+		SKIP(return, "apmu_pcs_test.ko debug=1 not loaded");	\
 } while (0)
 
 /* The kernel address of a symbol, from /proc/kallsyms */
@@ -92,6 +110,7 @@ TEST(files_and_modes)
 {
 	static const struct { const char *f; mode_t mode; } files[] = {
 		{ "implemented", 0400 }, { "enable", 0600 }, { "sample", 0400 },
+		{ "kind", 0400 },
 	};
 	char path[256];
 	struct stat st;
@@ -99,7 +118,7 @@ TEST(files_and_modes)
 
 	NEED_UNITS();
 	for (cpu = 0; cpu < 2; cpu++) {
-		for (i = 0; i < 3; i++) {
+		for (i = 0; i < 4; i++) {
 			pcs_path(path, sizeof(path), PCS, cpu, files[i].f);
 			ASSERT_EQ(0, stat(path, &st)) TH_LOG("%s", path);
 			EXPECT_EQ(files[i].mode, st.st_mode & 0777) TH_LOG("%s", path);
@@ -154,6 +173,8 @@ TEST(implemented_values)
 	EXPECT_STREQ("0", buf);
 	ASSERT_EQ(0, rd(PCS, 1, "implemented", buf, sizeof(buf)));
 	EXPECT_STREQ("1", buf);
+	ASSERT_EQ(0, rd(PCS, 1, "kind", buf, sizeof(buf)));
+	EXPECT_STREQ("pmu", buf);
 }
 
 /* IMP == 0: EN is RAZ/WI; writing it is EOPNOTSUPP whatever the value, and writes nothing */
@@ -968,14 +989,16 @@ TEST(plain_vm_bogus_frames_refused)
 	EXPECT_EQ(entries, refused);
 }
 
-/* perf record on the model's CPU 1, sampled from CPU 0; perf report shows its PCs */
-TEST(perf_record_report)
+/*
+ * perf record on the model's CPU 1, sampled from CPU 0; perf report shows its PCs: three
+ * samples in four are msleep(), one msleep_interruptible(), of init (CONTEXTIDR_EL1 1)
+ */
+static void record_report(struct __test_metadata *_metadata)
 {
 	char line[512];
 	int hot = -1, cold = -1, pct;
 	FILE *f;
 
-	NEED_UNITS();
 	if (system("perf --version >/dev/null 2>&1"))
 		SKIP(return, "no perf");
 	ASSERT_EQ(0, system("perf record -q -e apmu_pcs// -C 1 -o /tmp/pcs.data -- sleep 1 "
@@ -994,11 +1017,16 @@ TEST(perf_record_report)
 			hot = pct;
 	}
 	pclose(f);
-	/* three samples in four are msleep(), one msleep_interruptible() */
 	EXPECT_GE(hot, 70);
 	EXPECT_LE(hot, 80);
 	EXPECT_GE(cold, 20);
 	EXPECT_LE(cold, 30);
+}
+
+TEST(perf_record_report)
+{
+	NEED_UNITS();
+	record_report(_metadata);
 }
 
 #define MAX_RATE "/proc/sys/kernel/perf_event_max_sample_rate"
@@ -1425,6 +1453,154 @@ TEST_F_TIMEOUT(rec, suspended_event_does_not_interrupt_cpu1, 60)
 	TH_LOG("cpu1 arch_timer: %.0f/s idle, %.0f/s with the suspended event enabled",
 	       base, during);
 	EXPECT_LE(during, base * 1.5 + 25);
+}
+
+/* The debug kind in sysfs: kind, no EN to implement or switch, no sample on snapshot */
+TEST(debug_kind_files)
+{
+	char buf[64], path[256];
+	struct stat st;
+	int cpu;
+
+	NEED_DEBUG_UNITS();
+	for (cpu = 0; cpu < 2; cpu++) {
+		ASSERT_EQ(0, rd(PCS, cpu, "kind", buf, sizeof(buf)));
+		EXPECT_STREQ("debug", buf);
+		ASSERT_EQ(0, rd(PCS, cpu, "implemented", buf, sizeof(buf)));
+		EXPECT_STREQ("0", buf);
+		ASSERT_EQ(0, rd(PCS, cpu, "enable", buf, sizeof(buf)));
+		EXPECT_STREQ("0", buf);
+		EXPECT_EQ(-EOPNOTSUPP, wr(PCS, cpu, "enable", "1"));
+		EXPECT_EQ(-EOPNOTSUPP, wr(PCS, cpu, "enable", "0"));
+		pcs_path(path, sizeof(path), PCS, cpu, "sample_on_snapshot");
+		EXPECT_EQ(-1, stat(path, &st));
+	}
+	EXPECT_EQ(0, model_counter(0, "writes"));
+}
+
+/* EDPCSR, EDCIDSR and EDVIDSR decoded in the sample file; EDVIDSR.NS, VMID as set */
+TEST(debug_sample_decoded)
+{
+	unsigned long hot = ksym("msleep"), cold = ksym("msleep_interruptible"), pc;
+	char buf[256], sec[32];
+	unsigned int el, cid, vmid;
+	int i, ret, n = 0;
+
+	NEED_DEBUG_UNITS();
+	ASSERT_NE(0, hot);
+	for (i = 0; i < 4; i++) {
+		ASSERT_EQ(0, rd(PCS, 1, "sample", buf, sizeof(buf)));
+		ret = sscanf(buf, "pc=0x%lx el=%u security=%31s contextidr_el1=0x%x vmid=0x%x",
+			     &pc, &el, sec, &cid, &vmid);
+		ASSERT_EQ(5, ret) TH_LOG("%s", buf);
+		EXPECT_EQ(1, el);
+		EXPECT_STREQ("non-secure", sec);
+		EXPECT_EQ(1, cid);
+		EXPECT_EQ(0, vmid);
+		n += pc == hot || pc == cold;
+	}
+	EXPECT_EQ(4, n);
+	/* NS=1, HV=1, VMID 5: a guest's */
+	ASSERT_EQ(0, wr(MODEL, 1, "vidsr", "0x90000005"));
+	ASSERT_EQ(0, rd(PCS, 1, "sample", buf, sizeof(buf)));
+	EXPECT_TRUE(strstr(buf, "security=non-secure") != NULL) TH_LOG("%s", buf);
+	EXPECT_TRUE(strstr(buf, "vmid=0x5") != NULL) TH_LOG("%s", buf);
+	/* NS=0: Secure */
+	ASSERT_EQ(0, wr(MODEL, 1, "vidsr", "0x10000000"));
+	ASSERT_EQ(0, rd(PCS, 1, "sample", buf, sizeof(buf)));
+	EXPECT_TRUE(strstr(buf, "security=secure") != NULL) TH_LOG("%s", buf);
+	ASSERT_EQ(0, wr(MODEL, 1, "vidsr", "0x90000000"));
+}
+
+/* perf report over a debug-frame unit shows the model's PCs */
+TEST(debug_perf_record_report)
+{
+	NEED_DEBUG_UNITS();
+	record_report(_metadata);
+}
+
+/* perf record -c 200000 over a debug-frame unit: every EDPCSRlo read reaches perf.data */
+TEST_F_TIMEOUT(rec, debug_perf_record_every_sample, 120)
+{
+	struct fixed_run run;
+
+	NEED_DEBUG_UNITS();
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf");
+	record_fixed_period(_metadata, "100000", &run);
+	TH_LOG("debug frame: %ld samples in perf.data, %lu EDPCSRlo reads of the model",
+	       run.samples, run.reads);
+	EXPECT_GE(run.span, 2.0);
+	EXPECT_LE(run.samples, (long)run.reads);
+	EXPECT_GE(run.samples + 1, (long)run.reads);
+	ASSERT_LT(4000, run.reads);
+	EXPECT_LE(run.timer[1], (unsigned long)(run.tick1 * run.elapsed * 1.5) + 100);
+}
+
+/* Samples in perf.data of a perf record -c 100000 -C 1 over 0.5 s (-1: perf failed) */
+static long record_count(void)
+{
+	char line[256];
+	long n = 0;
+	FILE *f;
+
+	if (system("perf record -q -c 100000 -e apmu_pcs// -C 1 -o /tmp/pcs-d.data -- sleep 0.5 "
+		   ">/tmp/pcs-d-record.txt 2>&1"))
+		return -1;
+	f = popen("perf script -i /tmp/pcs-d.data -F ip 2>/dev/null", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n++;
+	pclose(f);
+	return n;
+}
+
+/*
+ * The core powered down (EDPRSR.PU == 0): the sample file says EAGAIN, perf record gets
+ * no sample, and the frame is not read at all (any read would be an error response)
+ */
+TEST(debug_powered_down_nothing_sampled)
+{
+	unsigned long reads;
+	char buf[256];
+	long n;
+
+	NEED_DEBUG_UNITS();
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf");
+	ASSERT_EQ(0, wr(MODEL, 1, "powered", "0"));
+	reads = model_counter(1, "reads");
+	EXPECT_EQ(-EAGAIN, rd(PCS, 1, "sample", buf, sizeof(buf)));
+	n = record_count();
+	EXPECT_EQ(reads, model_counter(1, "reads"));
+	ASSERT_EQ(0, wr(MODEL, 1, "powered", "1"));
+	EXPECT_EQ(0, n);
+	EXPECT_LT(0, record_count());
+}
+
+/* Secure samples (EDVIDSR.NS == 0) are read but never delivered */
+TEST(debug_secure_never_delivered)
+{
+	unsigned long before;
+	long n;
+
+	NEED_DEBUG_UNITS();
+	if (system("perf --version >/dev/null 2>&1"))
+		SKIP(return, "no perf");
+	ASSERT_EQ(0, wr(MODEL, 1, "vidsr", "0x10000000"));
+	before = model_counter(1, "samples");
+	n = record_count();
+	EXPECT_LT(before, model_counter(1, "samples"));
+	ASSERT_EQ(0, wr(MODEL, 1, "vidsr", "0x90000000"));
+	EXPECT_EQ(0, n);
+}
+
+TEST(debug_no_violations)
+{
+	NEED_DEBUG_UNITS();
+	EXPECT_EQ(0, model_counter(0, "violations"));
+	EXPECT_EQ(0, model_counter(1, "violations"));
 }
 
 TEST(no_violations)

@@ -11,6 +11,17 @@
  *  - PMPCSCTL.EN and SS reset to 0 on a Warm reset, which each power-up is: the unit keeps
  *    the wanted value (@ctl) and its CPU writes it again on the way back, if any.
  *  - PMPCSR[31:0] == 0xFFFFFFFF: no valid sample; the rest is UNKNOWN and not read.
+ *
+ * The debug kind (FEAT_PCSRv8, the external debug frame; Arm ARM EDPCSR, EDVIDSR,
+ * EDDEVID, EDDEVID1) keeps the same access rules (Core power domain), and:
+ *  - EDDEVID.PCSample 0b0011 (EDPCSR, EDCIDSR, EDVIDSR) or 0b0010 (no EDVIDSR: only
+ *    without EL2 and EL3, so only then accepted); EDDEVID1.PCSROffset 0b0010, "no offset
+ *    applied", the only Armv8 value with EDPCSR: nothing is subtracted, else refused.
+ *  - No PMPCSCTL (EN, SS: -EOPNOTSUPP); nothing written but EDLAR, opened around each
+ *    EDPCSRlo read (a locked read has no side effects: stale context).
+ *  - EDPCSRhi after EDPCSRlo, PC[63:32] only with EDVIDSR.HV; EDVIDSR.{NS,E2,E3}; EL1 or
+ *    EL0 from the PC's address-space half. With FEAT_VHE and EL2, no sample while
+ *    EDSCR.SC2 (a debugger's) selects the other format.
  */
 #define pr_fmt(fmt) "apmu_pcs: " fmt
 
@@ -21,6 +32,7 @@
 #include <linux/printk.h>
 #include <linux/smp.h>
 #include <asm/cputype.h>
+#include <asm/sysreg.h>
 #include <kunit/visibility.h>
 
 #include "pcs.h"
@@ -73,14 +85,89 @@ static void pcs_write(struct apmu_pcs_unit *u, unsigned int off, u32 val)
 		u->ops->write(u, APMU_PMLAR, 0);
 }
 
+/* Is @arch (PMDEVARCH, EDDEVARCH) an Arm component with the architecture ID @archid? */
+static bool pcs_arch_is(u32 arch, u32 mask, u32 archid)
+{
+	return FIELD_GET(APMU_DEVARCH_ARCHITECT, arch) == APMU_ARCHITECT_ARM &&
+	       (arch & APMU_DEVARCH_PRESENT) &&
+	       (FIELD_GET(APMU_DEVARCH_ARCHID, arch) & mask) == archid;
+}
+
 /*
- * apmu_pcs_identify() - is this frame a PMU with PC sampling? Learn its features.
- * @u: the unit; @u->ops, @u->cpu and the CPU state set
+ * PMDEVAFF0/1 or EDDEVAFF0/1 (same offsets) must match the CPU's MPIDR affinity
+ * (@u->mpidr): a frame of another CPU (wrong phandle or pcs= entry) is refused, else the
+ * power checks would guard the wrong CPU. Lock held, state checked.
+ */
+static int pcs_check_aff(struct apmu_pcs_unit *u)
+{
+	u64 aff = ((u64)u->ops->read(u, APMU_PMDEVAFF1) << 32 |
+		   u->ops->read(u, APMU_PMDEVAFF0)) & APMU_DEVAFF_MASK;
+
+	if (aff != (u->mpidr & APMU_DEVAFF_MASK)) {
+		pr_warn("cpu%d: %s %#llx is not the CPU's MPIDR %#llx\n", u->cpu,
+			u->kind == APMU_PCS_KIND_DEBUG ? "EDDEVAFF" : "PMDEVAFF", aff,
+			u->mpidr & APMU_DEVAFF_MASK);
+		return -EXDEV;
+	}
+	return 0;
+}
+
+/*
+ * The debug kind: EDDEVARCH external debug, EDDEVAFF the CPU's, EDDEVID.PCSample 3 (or 2
+ * on a CPU without EL2 and EL3), EDDEVID1.PCSROffset "no offset". Lock held, state
+ * checked. The frame has no PMPCSCTL: EN and SS are not implemented.
+ */
+static int pcs_identify_debug(struct apmu_pcs_unit *u)
+{
+	unsigned int pcsample, offset;
+	u32 arch, devid, devid1;
+	int ret;
+
+	arch = u->ops->read(u, APMU_EDDEVARCH);
+	if (!pcs_arch_is(arch, APMU_ARCHID_DEBUG_MASK, APMU_ARCHPART_DEBUG)) {
+		pr_warn("cpu%d: EDDEVARCH %#x is not Arm external debug\n", u->cpu, arch);
+		return -ENODEV;
+	}
+	ret = pcs_check_aff(u);
+	if (ret)
+		return ret;
+	devid = u->ops->read(u, APMU_EDDEVID);
+	pcsample = FIELD_GET(APMU_EDDEVID_PCSAMPLE, devid);
+	if (pcsample != APMU_EDPCSAMPLE_CID && pcsample != APMU_EDPCSAMPLE_CID_VID) {
+		/* 0: a FEAT_PCSRv8p2 core, or none: common, so not a warning */
+		pr_info("cpu%d: EDDEVID 0x%x: no PC sampling in the debug frame (PCSample=%u)\n",
+			u->cpu, devid, pcsample);
+		return -ENODEV;
+	}
+	if (pcsample == APMU_EDPCSAMPLE_CID && u->el23) {
+		pr_warn("cpu%d: EDDEVID.PCSample=2 (no EDVIDSR) on a CPU with EL2 or EL3: the Security state of a sample cannot be told\n",
+			u->cpu);
+		return -ENODEV;
+	}
+	devid1 = u->ops->read(u, APMU_EDDEVID1);
+	offset = FIELD_GET(APMU_EDDEVID1_PCSROFFSET, devid1);
+	if (offset != APMU_PCSROFFSET_NONE) {
+		pr_warn("cpu%d: EDDEVID1 0x%x: PCSROffset=%u is not Armv8's \"no offset\" (2)\n",
+			u->cpu, devid1, offset);
+		return -ENODEV;
+	}
+	u->has_vidsr = pcsample == APMU_EDPCSAMPLE_CID_VID;
+	u->swlock = u->ops->read(u, APMU_EDLSR) & APMU_PMLSR_SLI;
+	u->has_ctl = false;
+	u->imp = false;
+	u->ss = false;
+	u->ctl = 0;
+	return 0;
+}
+
+/*
+ * apmu_pcs_identify() - is this frame one with PC sampling? Learn its features.
+ * @u: the unit; @u->kind, @u->ops, @u->cpu and the CPU state set
  *
- * PMDEVARCH: Arm PMUv3 (ARCHITECT 0x23B, PRESENT, ARCHID 0x2A16 or 0x2A26); PMDEVID
- * .PCSample FEAT_PCSRv8p2 (1) or FEAT_PCSRv8p9 (2, with PMPCSCTL); PMDEVAFF0/1 the CPU's
- * MPIDR affinity, else the power checks would guard the wrong CPU. Sets @u->has_ctl,
- * @u->imp, @u->ss and @u->swlock.
+ * PMU kind: PMDEVARCH Arm PMUv3 (ARCHITECT 0x23B, PRESENT, ARCHID 0x2A16 or 0x2A26);
+ * PMDEVID.PCSample FEAT_PCSRv8p2 (1) or FEAT_PCSRv8p9 (2, with PMPCSCTL). Debug kind:
+ * pcs_identify_debug(). Either frame's DEVAFF0/1 the CPU's MPIDR affinity, else the
+ * power checks would guard the wrong CPU. Sets @u->has_ctl, @u->imp, @u->ss, @u->swlock.
  *
  * Return: 0, -ENODEV when the frame is something else, -EXDEV when it belongs to
  * another CPU (PMDEVAFF, or EDDEVAFF through @u->ops->probe), -ENXIO when
@@ -90,7 +177,6 @@ static int pcs_identify_locked(struct apmu_pcs_unit *u)
 {
 	unsigned int pcsample;
 	u32 arch, devid;
-	u64 aff;
 	int ret;
 
 	/* The debug frame is identified before its EDPRSR is believed, with the CPU up */
@@ -104,22 +190,17 @@ static int pcs_identify_locked(struct apmu_pcs_unit *u)
 	ret = apmu_pcs_check(u);
 	if (ret)
 		return ret;
+	if (u->kind == APMU_PCS_KIND_DEBUG)
+		return pcs_identify_debug(u);
 	arch = u->ops->read(u, APMU_PMDEVARCH);
-	if (FIELD_GET(APMU_DEVARCH_ARCHITECT, arch) != APMU_ARCHITECT_ARM ||
-	    !(arch & APMU_DEVARCH_PRESENT) ||
-	    (FIELD_GET(APMU_DEVARCH_ARCHID, arch) != APMU_ARCHID_PMUV3 &&
-	     FIELD_GET(APMU_DEVARCH_ARCHID, arch) != APMU_ARCHID_PMUV3_EXT64)) {
+	if (!pcs_arch_is(arch, U16_MAX, APMU_ARCHID_PMUV3) &&
+	    !pcs_arch_is(arch, U16_MAX, APMU_ARCHID_PMUV3_EXT64)) {
 		pr_warn("cpu%d: PMDEVARCH %#x is not an Arm PMUv3\n", u->cpu, arch);
 		return -ENODEV;
 	}
-	/* A frame given for another CPU (wrong phandle or pcs= entry) is refused */
-	aff = ((u64)u->ops->read(u, APMU_PMDEVAFF1) << 32 | u->ops->read(u, APMU_PMDEVAFF0)) &
-	      APMU_DEVAFF_MASK;
-	if (aff != (u->mpidr & APMU_DEVAFF_MASK)) {
-		pr_warn("cpu%d: PMDEVAFF %#llx is not the CPU's MPIDR %#llx\n", u->cpu,
-			aff, u->mpidr & APMU_DEVAFF_MASK);
-		return -EXDEV;
-	}
+	ret = pcs_check_aff(u);
+	if (ret)
+		return ret;
 	devid = u->ops->read(u, APMU_PMDEVID);
 	pcsample = FIELD_GET(APMU_PMDEVID_PCSAMPLE, devid);
 	if (pcsample != APMU_PCSAMPLE_V8P2 && pcsample != APMU_PCSAMPLE_V8P9) {
@@ -144,12 +225,21 @@ int apmu_pcs_identify(struct apmu_pcs_unit *u)
 }
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_identify);
 
+/* ID_AA64PFR0_EL1.EL2 and .EL3, ID_AA64MMFR1_EL1.VH: fields named alike in every kernel */
+#define PCS_PFR0_EL2	GENMASK_ULL(11, 8)
+#define PCS_PFR0_EL3	GENMASK_ULL(15, 12)
+#define PCS_MMFR1_VH	GENMASK_ULL(11, 8)
+
 static void pcs_wake_on_cpu(void *info)
 {
 	struct apmu_pcs_unit *u = info;
+	u64 pfr0 = read_sysreg(id_aa64pfr0_el1), mmfr1 = read_sysreg(id_aa64mmfr1_el1);
+	bool el2 = FIELD_GET(PCS_PFR0_EL2, pfr0);
 
 	guard(raw_spinlock_irqsave)(&u->lock);
 	u->mpidr = read_cpuid_mpidr() & APMU_DEVAFF_MASK;
+	u->el23 = el2 || FIELD_GET(PCS_PFR0_EL3, pfr0);
+	u->sc2_fmt = el2 && FIELD_GET(PCS_MMFR1_VH, mmfr1);
 	u->pm_off = false;
 }
 
@@ -158,8 +248,9 @@ static void pcs_wake_on_cpu(void *info)
  * @u: the unit, published (so the CPU PM notifier sees it) with @u->pm_off true
  *
  * A CPU_PM_ENTER before publication saw no unit: only the CPU itself, running this IPI,
- * clears @u->pm_off (as coresight-cpu-debug does) and records its MPIDR affinity. An
- * offline CPU keeps it set; the caller holds cpus_read_lock().
+ * clears @u->pm_off (as coresight-cpu-debug does) and records its MPIDR affinity and
+ * what the debug kind needs of its ID registers (@u->el23, @u->sc2_fmt). An offline CPU
+ * keeps it set; the caller holds cpus_read_lock().
  */
 void apmu_pcs_wake(struct apmu_pcs_unit *u)
 {
@@ -392,12 +483,89 @@ const char *apmu_pcs_sec_name(u8 sec)
 EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_sec_name);
 
 /**
+ * apmu_pcs_decode_debug() - decode an EDPCSR sample (FEAT_PCSRv8)
+ * @lo: EDPCSRlo
+ * @hi: EDPCSRhi, read after it
+ * @vidsr: EDVIDSR, read after it (ignored without @has_vidsr)
+ * @has_vidsr: EDVIDSR is implemented
+ * @s: the sample; EDCIDSR is the caller's
+ *
+ * EDPCSRhi is PC[63:32] when EDVIDSR.HV == 1 and RAZ otherwise (an AArch32 sample,
+ * whose PC is EDPCSRlo alone). EDVIDSR.E3 and E2 give EL3 and EL2; below them the sample
+ * does not say the Exception level, so a PC in the upper half of the address space
+ * (TTBR1, the kernel's) is EL1 and one in the lower half EL0. Without EDVIDSR there is
+ * neither EL2 nor EL3 (pcs_identify_debug() checked): a single Security state, the
+ * kernel's own, decoded as Non-secure. No offset is subtracted: Armv8 samples have none
+ * (EDDEVID1.PCSROffset == 2, checked at identification).
+ */
+void apmu_pcs_decode_debug(u32 lo, u32 hi, u32 vidsr, bool has_vidsr,
+			   struct apmu_pcs_sample *s)
+{
+	s->valid = lo != APMU_PMPCSR_NO_SAMPLE;
+	if (!s->valid)
+		return;
+	if (has_vidsr && !(vidsr & APMU_EDVIDSR_HV))
+		hi = 0;
+	s->pc = (u64)hi << 32 | lo;
+	if (has_vidsr && (vidsr & APMU_EDVIDSR_E3))
+		s->el = 3;
+	else if (has_vidsr && (vidsr & APMU_EDVIDSR_E2))
+		s->el = 2;
+	else
+		s->el = (s->pc & BIT_ULL(55)) ? 1 : 0;
+	s->sec = !has_vidsr || (vidsr & APMU_EDVIDSR_NS) ? APMU_PCS_NONSECURE : APMU_PCS_SECURE;
+	s->vmid = has_vidsr ? FIELD_GET(APMU_EDVIDSR_VMID, vidsr) : 0;
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_decode_debug);
+
+/**
+ * apmu_pcs_kind_name() - the name of a unit's kind, as sysfs shows it
+ * @u: the unit
+ *
+ * Return: "pmu" or "debug".
+ */
+const char *apmu_pcs_kind_name(const struct apmu_pcs_unit *u)
+{
+	return u->kind == APMU_PCS_KIND_DEBUG ? "debug" : "pmu";
+}
+EXPORT_SYMBOL_IF_KUNIT(apmu_pcs_kind_name);
+
+/*
+ * The debug kind: EDSCR.SC2 first where it exists (no sample in its other format), then
+ * EDPCSRlo with the software lock open (else the read has no side effects), then what it
+ * captured. Lock held, state checked.
+ */
+static void pcs_read_debug(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s)
+{
+	u32 lo, hi = 0, vidsr = 0, cid = 0;
+
+	if (u->sc2_fmt && (u->ops->read(u, APMU_EDSCR) & APMU_EDSCR_SC2)) {
+		pr_debug_ratelimited("cpu%d: EDSCR.SC2=1 (an external debugger's): no sample\n",
+				     u->cpu);
+		return;
+	}
+	if (u->swlock)
+		u->ops->write(u, APMU_EDLAR, APMU_LAR_KEY);
+	lo = u->ops->read(u, APMU_EDPCSR_LO);
+	if (lo != APMU_PMPCSR_NO_SAMPLE) {
+		hi = u->ops->read(u, APMU_EDPCSR_HI);
+		cid = u->ops->read(u, APMU_EDCIDSR);
+		if (u->has_vidsr)
+			vidsr = u->ops->read(u, APMU_EDVIDSR);
+	}
+	if (u->swlock)
+		u->ops->write(u, APMU_EDLAR, 0);
+	apmu_pcs_decode_debug(lo, hi, vidsr, u->has_vidsr, s);
+	s->cid1 = cid;
+}
+
+/**
  * apmu_pcs_read_sample_locked() - take one sample: PMPCSR, then its context registers
  * @u: the unit, with @u->lock held
  * @s: the decoded sample
  *
- * Reading PMPCSR[31:0] takes the sample; PMPCSR[63:32] and the context registers then
- * return the values captured with it.
+ * Reading PMPCSR[31:0] (EDPCSRlo) takes the sample; PMPCSR[63:32] (EDPCSRhi) and the
+ * context registers then return the values captured with it.
  *
  * Return: 0 (@s->valid says whether there was a sample) or apmu_pcs_check()'s errno.
  */
@@ -411,6 +579,10 @@ int apmu_pcs_read_sample_locked(struct apmu_pcs_unit *u, struct apmu_pcs_sample 
 	ret = apmu_pcs_check(u);
 	if (ret)
 		return ret;
+	if (u->kind == APMU_PCS_KIND_DEBUG) {
+		pcs_read_debug(u, s);
+		return 0;
+	}
 	lo = u->ops->read(u, blk);
 	if (lo == APMU_PMPCSR_NO_SAMPLE)
 		return 0;

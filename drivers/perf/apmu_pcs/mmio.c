@@ -6,6 +6,14 @@
  * Frames come from the device tree (Documentation/devicetree/bindings/perf/
  * arm,pc-sample-pmu.yaml: one node per CPU, a phandle to the CPU, as CoreSight CPU debug
  * frames are described) or, for boards whose tree has none, from the pcs= parameter.
+ * Then, for the CPUs still without a unit, the external debug frames the device tree
+ * already describes as "arm,coresight-cpu-debug" nodes (Documentation/devicetree/
+ * bindings/arm/arm,coresight-cpu-debug.yaml): on Armv8.0 cores (FEAT_PCSRv8) the PC
+ * sample registers are there (EDPCSR). A CPU with both uses its PMU frame. Such a debug
+ * frame is mapped but not claimed: the in-tree coresight-cpu-debug driver binds the same
+ * AMBA device and claims the region (devm_ioremap_resource()), and both drivers work on
+ * it in either load order. apmu reads it and writes only its software lock (EDLAR), as
+ * that driver does; it never writes EDOSLAR or EDPRCR as that driver's panic dump does.
  *
  * A wrong address must never become an abort: a read of an address nothing answers is
  * an external abort on Arm (QEMU's virt machine raises one too). So before the first read
@@ -21,13 +29,13 @@
  * (Armv8.3+) the debug frame's EDPRSR and EDDEVARCH are in the core power domain too, so
  * they are read only while the CPU is online and out of CPU PM, like the PMU frame.
  *
- * The debug frame is only read at EDPRSR and EDDEVARCH, and not claimed: the CoreSight
- * CPU debug driver may own it. A read of EDPRSR clears its sticky bits (SPD, SR, SDR,
- * SPMAD, SDAD, STAD): it is read only where the check before an access to the PMU frame
- * needs it (once per sample, per sysfs access), never to poll. Without a debug frame,
- * the power state is what Linux knows (CPU online and not in a CPU PM low-power state)
- * and the locks are taken as clear: Linux clears the OS lock on every CPU it brings up
- * and never sets the OS double lock.
+ * A debug frame beside a PMU frame is only read at EDPRSR and EDDEVARCH, and not
+ * claimed: the CoreSight CPU debug driver may own it. A read of EDPRSR clears its sticky
+ * bits (SPD, SR, SDR, SPMAD, SDAD, STAD): it is read only where the check before an
+ * access to the frame needs it (once per sample, per sysfs access), never to poll.
+ * Without a debug frame, the power state is what Linux knows (CPU online and not in a
+ * CPU PM low-power state) and the locks are taken as clear: Linux clears the OS lock on
+ * every CPU it brings up and never sets the OS double lock.
  */
 #define pr_fmt(fmt) "apmu_pcs: " fmt
 
@@ -252,7 +260,7 @@ static const char *pcs_map_debug(struct apmu_pcs_unit *u, phys_addr_t dbg, bool 
 
 static void pcs_mmio_free(struct apmu_pcs_mmio *f)
 {
-	if (f->unit.dbg)
+	if (f->unit.dbg && f->unit.dbg != f->unit.base)
 		iounmap(f->unit.dbg);
 	if (f->unit.base)
 		iounmap(f->unit.base);
@@ -261,13 +269,27 @@ static void pcs_mmio_free(struct apmu_pcs_mmio *f)
 	kfree(f);
 }
 
+/* Has @cpu a unit on a memory-mapped frame already? */
+static bool pcs_mmio_has_cpu(int cpu)
+{
+	struct apmu_pcs_mmio *f;
+
+	list_for_each_entry(f, &apmu_pcs_mmio_list, node)
+		if (f->unit.cpu == cpu)
+			return true;
+	return false;
+}
+
 /*
- * One frame: @dbg is 0 when there is no debug frame; @src names where it came from for
+ * One frame of @kind at @pa: for the PMU kind, @dbg is its debug frame (for EDPRSR), 0
+ * when there is none; the debug kind is its own debug frame (@dbg unused), shared with
+ * the CoreSight CPU debug driver, so never claimed. @src names where it came from for
  * the message.
  */
-static void pcs_mmio_add(int cpu, phys_addr_t pa, phys_addr_t dbg, bool param,
-			 const char *src)
+static void pcs_mmio_add(int cpu, enum apmu_pcs_kind kind, phys_addr_t pa, phys_addr_t dbg,
+			 bool param, const char *src)
 {
+	bool debug = kind == APMU_PCS_KIND_DEBUG;
 	struct apmu_pcs_mmio *f;
 	const char *why;
 	int ret;
@@ -282,21 +304,32 @@ static void pcs_mmio_add(int cpu, phys_addr_t pa, phys_addr_t dbg, bool param,
 	}
 	f->pa = pa;
 	f->unit.cpu = cpu;
+	f->unit.kind = kind;
 	f->unit.ops = &apmu_pcs_mmio_ops;
 	f->unit.owner = THIS_MODULE;
-	f->unit.cid2_block = is_kernel_in_hyp_mode();
-	f->unit.cid_is_pid = IS_ENABLED(CONFIG_PID_IN_CONTEXTIDR);
-	f->unit.res = request_mem_region(pa, APMU_PCS_FRAME_SIZE, "apmu_pcs");
-	if (!f->unit.res) {
-		why = "busy: the region belongs to another driver";
-		goto free;
+	/*
+	 * EDCIDSR samples CONTEXTIDR_EL1 (EDSCR.SC2 == 0), where Linux keeps the PID only
+	 * when it runs at EL1 (under VHE its writes go to CONTEXTIDR_EL2)
+	 */
+	f->unit.cid2_block = !debug && is_kernel_in_hyp_mode();
+	f->unit.cid_is_pid = IS_ENABLED(CONFIG_PID_IN_CONTEXTIDR) &&
+			     !(debug && is_kernel_in_hyp_mode());
+	if (!debug) {
+		f->unit.res = request_mem_region(pa, APMU_PCS_FRAME_SIZE, "apmu_pcs");
+		if (!f->unit.res) {
+			why = "busy: the region belongs to another driver";
+			goto free;
+		}
 	}
 	f->unit.base = ioremap(pa, APMU_PCS_FRAME_SIZE);
 	if (!f->unit.base) {
 		why = "cannot be mapped";
 		goto free;
 	}
-	if (dbg) {
+	if (debug) {
+		/* EDPRSR and EDDEVARCH (pcs_mmio_probe()) from the frame itself */
+		f->unit.dbg = f->unit.base;
+	} else if (dbg) {
 		why = pcs_map_debug(&f->unit, dbg, param);
 		if (why)
 			goto free;
@@ -308,7 +341,12 @@ static void pcs_mmio_add(int cpu, phys_addr_t pa, phys_addr_t dbg, bool param,
 		return;
 	}
 	pcs_mmio_free(f);
-	pr_warn("cpu%d frame %pa (%s): %pe: refused\n", cpu, &pa, src, ERR_PTR(ret));
+	/* a debug frame without PC sampling (a FEAT_PCSRv8p2 core) is no fault */
+	if (debug && ret == -ENODEV)
+		pr_info("cpu%d debug frame %pa (%s): no FEAT_PCSRv8 PC sampling: not used\n",
+			cpu, &pa, src);
+	else
+		pr_warn("cpu%d frame %pa (%s): %pe: refused\n", cpu, &pa, src, ERR_PTR(ret));
 	return;
 free:
 	pcs_mmio_free(f);
@@ -371,7 +409,7 @@ static void pcs_probe_dt(void)
 				continue;
 			}
 		}
-		pcs_mmio_add(cpu, r.start, d.start, false, "device tree");
+		pcs_mmio_add(cpu, APMU_PCS_KIND_PMU, r.start, d.start, false, "device tree");
 	}
 }
 
@@ -400,18 +438,58 @@ static void pcs_probe_param(void)
 				pcs);
 			continue;
 		}
-		pcs_mmio_add(cpu, pa, dbg, true, "pcs= parameter");
+		pcs_mmio_add(cpu, APMU_PCS_KIND_PMU, pa, dbg, true, "pcs= parameter");
 	}
 	kfree(buf);
 }
 
+/*
+ * The CoreSight CPU debug frames of the device tree ("arm,coresight-cpu-debug": one reg
+ * region of at least 4 KiB, a cpu phandle), for the CPUs that have no PMU frame.
+ */
+static void pcs_probe_debug_dt(void)
+{
+	struct device_node *np, *cpun;
+	struct resource r;
+	const char *why;
+	int cpu;
+
+	for_each_compatible_node(np, NULL, "arm,coresight-cpu-debug") {
+		/* "disabled": the board says the frame must not be touched (reads abort) */
+		if (!of_device_is_available(np)) {
+			pr_debug("%pOF: disabled: not probed\n", np);
+			continue;
+		}
+		cpun = of_parse_phandle(np, "cpu", 0);
+		cpu = cpun ? of_cpu_node_to_id(cpun) : -ENODEV;
+		of_node_put(cpun);
+		if (cpu < 0) {
+			pr_warn("%pOF: cpu does not name a CPU: refused\n", np);
+			continue;
+		}
+		why = pcs_dt_frame(np, 0, &r);
+		if (why) {
+			pr_warn("%pOF: debug frame %s: refused\n", np, why);
+			continue;
+		}
+		if (pcs_mmio_has_cpu(cpu)) {
+			pr_debug("%pOF: cpu%d samples from its PMU frame\n", np, cpu);
+			continue;
+		}
+		pcs_mmio_add(cpu, APMU_PCS_KIND_DEBUG, r.start, 0, false, "coresight-cpu-debug");
+	}
+}
+
 /**
  * apmu_pcs_mmio_probe() - add the frames of the device tree and of pcs=
+ *
+ * PMU frames first (device tree, then pcs=), then the debug frames of the CPUs left.
  */
 void apmu_pcs_mmio_probe(void)
 {
 	pcs_probe_dt();
 	pcs_probe_param();
+	pcs_probe_debug_dt();
 }
 
 /**

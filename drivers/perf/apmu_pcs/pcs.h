@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * apmu PC sample-based profiling (FEAT_PCSRv8p9): each unit is one core's external PMU
- * frame, reached through &struct apmu_pcs_ops. frame.c: the architectural rules; unit.c:
- * discovery, hotplug, CPU PM, sysfs; pmu.c: the apmu_pcs perf PMU.
+ * apmu PC sample-based profiling: each unit is one core's frame of one of two kinds, the
+ * external PMU frame (FEAT_PCSRv8p2/v8p9: PMPCSR) or the external debug frame
+ * (FEAT_PCSRv8: EDPCSR), reached through &struct apmu_pcs_ops. frame.c: the
+ * architectural rules; unit.c: discovery, hotplug, CPU PM, sysfs; pmu.c: the apmu_pcs
+ * perf PMU, the same for both kinds.
  */
 #ifndef __APMU_PCS_H
 #define __APMU_PCS_H
@@ -17,9 +19,20 @@ struct apmu_pcs_unit;
 struct module;
 
 /**
+ * enum apmu_pcs_kind - which frame holds a unit's PC sample registers
+ * @APMU_PCS_KIND_PMU: the external PMU frame, PMPCSR (FEAT_PCSRv8p2, FEAT_PCSRv8p9)
+ * @APMU_PCS_KIND_DEBUG: the external debug frame, EDPCSR (FEAT_PCSRv8)
+ */
+enum apmu_pcs_kind {
+	APMU_PCS_KIND_PMU,
+	APMU_PCS_KIND_DEBUG,
+};
+
+/**
  * struct apmu_pcs_ops - how a unit reaches its registers
- * @read: 32-bit read of the external PMU frame at byte offset @off
- * @write: 32-bit write of the external PMU frame at byte offset @off
+ * @read: 32-bit read of the unit's frame (the external PMU frame, or for
+ *	%APMU_PCS_KIND_DEBUG the external debug frame) at byte offset @off
+ * @write: 32-bit write of the unit's frame at byte offset @off
  * @prsr: the core's EDPRSR (PU, OSLK, DLK), from the external debug frame, never the
  *	PMU frame; read only with the CPU online and out of CPU PM (FEAT_DoPD puts
  *	EDPRSR in the core power domain)
@@ -73,11 +86,14 @@ struct apmu_pcs_sample {
 /**
  * struct apmu_pcs_unit - one core's PC-sampling frame
  * @cpu: the core whose PCs the frame samples
+ * @kind: the frame's kind (set by the backend before apmu_pcs_unit_add())
  * @ops: register accessors
  * @priv: the accessors' context (a register model in tests)
- * @base: the mapped PMU frame (MMIO backend)
- * @dbg: the mapped external debug frame, for EDPRSR (MMIO backend), or NULL
- * @res: the claimed PMU frame region (MMIO backend), or NULL
+ * @base: the mapped sample frame (MMIO backend): the PMU frame, or the debug frame
+ * @dbg: the mapped external debug frame, for EDPRSR (MMIO backend), or NULL; @base
+ *	itself for %APMU_PCS_KIND_DEBUG
+ * @res: the claimed PMU frame region (MMIO backend), or NULL; a debug frame is shared
+ *	with the CoreSight CPU debug driver and never claimed
  * @owner: the module providing @ops (pinned while perf events use the unit)
  * @lock: held across the state check and the accesses after it, and by the hotplug
  *	and CPU PM callbacks that change @online and @pm_off
@@ -86,7 +102,14 @@ struct apmu_pcs_sample {
  * @has_ctl: PMDEVID.PCSample says FEAT_PCSRv8p9: PMPCSCTL exists
  * @imp: PMPCSCTL.IMP: EN is implemented
  * @ss: FEAT_PMUv3_SS (PMDEVID.PMSS): PMPCSCTL.SS exists
- * @swlock: the frame implements the CoreSight software lock (PMLSR.SLI)
+ * @swlock: the frame implements the CoreSight software lock (PMLSR.SLI, EDLSR.SLI)
+ * @has_vidsr: %APMU_PCS_KIND_DEBUG: EDVIDSR is implemented (EDDEVID.PCSample == 3)
+ * @sc2_fmt: %APMU_PCS_KIND_DEBUG: the core implements FEAT_VHE and EL2, where
+ *	EDSCR.SC2 (an external debugger's control) selects another sample format: EDSCR
+ *	is read before each sample, which is dropped while SC2 is set
+ * @el23: the core implements EL2 or EL3 (ID_AA64PFR0_EL1), read on the CPU by
+ *	apmu_pcs_wake(): without EDVIDSR a sample's Security state and EL2 cannot be
+ *	told then
  * @cid2_block: sample through block 1 (CONTEXTIDR_EL2) rather than block 0 (VMID):
  *	the kernel runs at EL2 (VHE) and keeps its context ID there
  * @cid_is_pid: the sampled context ID is the Linux TID (CONFIG_PID_IN_CONTEXTIDR)
@@ -103,6 +126,7 @@ struct apmu_pcs_sample {
  */
 struct apmu_pcs_unit {
 	int cpu;
+	enum apmu_pcs_kind kind;
 	const struct apmu_pcs_ops *ops;
 	void *priv;
 	void __iomem *base;
@@ -116,6 +140,9 @@ struct apmu_pcs_unit {
 	bool imp;
 	bool ss;
 	bool swlock;
+	bool has_vidsr;
+	bool sc2_fmt;
+	bool el23;
 	bool cid2_block;
 	bool cid_is_pid;
 	u64 mpidr;
@@ -141,6 +168,9 @@ void apmu_pcs_events_put(struct apmu_pcs_unit *u);
 int apmu_pcs_read_sample(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s);
 int apmu_pcs_read_sample_locked(struct apmu_pcs_unit *u, struct apmu_pcs_sample *s);
 void apmu_pcs_decode(u64 pcsr, struct apmu_pcs_sample *s);
+void apmu_pcs_decode_debug(u32 lo, u32 hi, u32 vidsr, bool has_vidsr,
+			   struct apmu_pcs_sample *s);
+const char *apmu_pcs_kind_name(const struct apmu_pcs_unit *u);
 const char *apmu_pcs_sec_name(u8 sec);
 void apmu_pcs_set_online(struct apmu_pcs_unit *u, bool online);
 void apmu_pcs_set_pm_off(struct apmu_pcs_unit *u, bool off);

@@ -4,8 +4,9 @@
  * (hotplug, CPU PM), and /sys/devices/system/cpu/cpuN/pcsample/.
  *
  * A unit's backend (MMIO frames found by mmio.c, or a register model from a test module)
- * hands it over with apmu_pcs_unit_add(); the unit is identified first (PMDEVARCH,
- * PMDEVID) and only then gets its sysfs group. The files are root-only: a sample shows
+ * hands it over with apmu_pcs_unit_add(); the unit is identified first (PMDEVARCH and
+ * PMDEVID, or EDDEVARCH, EDDEVID and EDDEVID1) and only then gets its sysfs group, whose
+ * kind file says which frame samples. The files are root-only: a sample shows
  * another context's PC.
  */
 #define pr_fmt(fmt) "apmu_pcs: " fmt
@@ -71,6 +72,12 @@ static struct apmu_pcs_unit *dev_unit(struct device *dev)
 {
 	return READ_ONCE(per_cpu(apmu_pcs_units, dev->id));
 }
+
+static ssize_t kind_show(struct device *dev, struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%s\n", apmu_pcs_kind_name(dev_unit(dev)));
+}
+static DEVICE_ATTR_ADMIN_RO(kind);
 
 static ssize_t implemented_show(struct device *dev, struct device_attribute *attr, char *buf)
 {
@@ -139,6 +146,7 @@ static ssize_t sample_show(struct device *dev, struct device_attribute *attr, ch
 static DEVICE_ATTR_ADMIN_RO(sample);
 
 static struct attribute *apmu_pcs_attrs[] = {
+	&dev_attr_kind.attr,
 	&dev_attr_implemented.attr,
 	&dev_attr_enable.attr,
 	&dev_attr_sample_on_snapshot.attr,
@@ -198,9 +206,13 @@ static int __apmu_pcs_unit_add(struct apmu_pcs_unit *u, struct device *cpudev)
 	/* nothing below can fail, so the caller never frees a unit an event holds */
 	pcs_set_ready(u);
 	apmu_pcs_nr_units++;
-	pr_info("cpu%d: PC sampling (%s%s%s)\n", u->cpu,
-		u->has_ctl ? "FEAT_PCSRv8p9" : "FEAT_PCSRv8p2",
-		u->imp ? ", EN implemented" : "", u->ss ? ", sample on snapshot" : "");
+	if (u->kind == APMU_PCS_KIND_DEBUG)
+		pr_info("cpu%d: PC sampling (FEAT_PCSRv8, external debug frame%s)\n", u->cpu,
+			u->has_vidsr ? ", EDVIDSR" : "");
+	else
+		pr_info("cpu%d: PC sampling (%s%s%s)\n", u->cpu,
+			u->has_ctl ? "FEAT_PCSRv8p9" : "FEAT_PCSRv8p2",
+			u->imp ? ", EN implemented" : "", u->ss ? ", sample on snapshot" : "");
 	return 0;
 
 remove_group:
@@ -213,9 +225,10 @@ clear:
 
 /**
  * apmu_pcs_unit_add() - identify a unit's frame and make it available
- * @u: the unit: @cpu, @ops, @priv (or @base, @dbg) and @owner set, the rest zero
+ * @u: the unit: @cpu, @kind, @ops, @priv (or @base, @dbg) and @owner set, the rest zero
  *
- * The frame is identified (PMDEVARCH, PMDEVID, PMPCSCTL.IMP) with the CPU's state
+ * The frame is identified (PMDEVARCH, PMDEVID, PMPCSCTL.IMP; or for the debug kind
+ * EDDEVARCH, EDDEVID, EDDEVID1, EDLSR) with the CPU's state
  * checked first; a frame that is not what it should be is reported there. The caller
  * reports the refusal itself.
  *
@@ -417,5 +430,5 @@ static void __exit apmu_pcs_exit(void)
 }
 module_exit(apmu_pcs_exit);
 
-MODULE_DESCRIPTION("apmu_pcs: PC sample-based profiling (FEAT_PCSRv8p9) in sysfs and as a perf PMU");
+MODULE_DESCRIPTION("apmu_pcs: PC sample-based profiling (FEAT_PCSRv8, v8p2, v8p9) in sysfs and as a perf PMU");
 MODULE_LICENSE("GPL");

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Register model of a PC-sampling external PMU frame: see pcs_model.h for the rules.
+ * Register model of a PC-sampling external PMU frame or external debug frame: see
+ * pcs_model.h for the rules.
  */
 #define pr_fmt(fmt) "apmu_pcs_model: " fmt
 
@@ -30,6 +31,29 @@ void apmu_pcs_model_init(struct apmu_pcs_model *m, unsigned int pcsample, bool i
 		.devid = FIELD_PREP(APMU_PMDEVID_PCSAMPLE, pcsample) |
 			 FIELD_PREP(APMU_PMDEVID_PMSS, ss ? 1 : 0),
 		.imp = imp,
+		.pu = true,
+	};
+}
+
+/**
+ * apmu_pcs_model_init_debug() - a powered-up, unlocked external debug frame
+ * @m: the model
+ * @pcsample: EDDEVID.PCSample (3: EDPCSR, EDCIDSR, EDVIDSR; 2: no EDVIDSR; 0: none)
+ * @pcsroffset: EDDEVID1.PCSROffset (2: no offset, the only Armv8 value with EDPCSR)
+ *
+ * Samples are Non-secure AArch64 ones (EDVIDSR.NS and HV) until the test says otherwise.
+ */
+void apmu_pcs_model_init_debug(struct apmu_pcs_model *m, unsigned int pcsample,
+			       unsigned int pcsroffset)
+{
+	*m = (struct apmu_pcs_model) {
+		.debug = true,
+		.devarch = FIELD_PREP(APMU_DEVARCH_ARCHITECT, APMU_ARCHITECT_ARM) |
+			   APMU_DEVARCH_PRESENT |
+			   FIELD_PREP(APMU_DEVARCH_ARCHID, 0x6000 | APMU_ARCHPART_DEBUG),
+		.devid = FIELD_PREP(APMU_EDDEVID_PCSAMPLE, pcsample),
+		.devid1 = FIELD_PREP(APMU_EDDEVID1_PCSROFFSET, pcsroffset),
+		.vidsr = APMU_EDVIDSR_NS | APMU_EDVIDSR_HV,
 		.pu = true,
 	};
 }
@@ -122,6 +146,75 @@ static u32 take_sample(struct apmu_pcs_model *m)
 	return lower_32_bits(m->latched);
 }
 
+static bool has_vidsr(const struct apmu_pcs_model *m)
+{
+	return FIELD_GET(APMU_EDDEVID_PCSAMPLE, m->devid) == APMU_EDPCSAMPLE_CID_VID;
+}
+
+/* EDPCSRlo: takes a sample and captures its context, unless the software lock is set */
+static u32 take_debug_sample(struct apmu_pcs_model *m)
+{
+	u64 pc = m->nseq ? m->seq[m->pos] : U64_MAX;
+
+	if (m->sli && m->slk) {
+		violation(m, "EDPCSRlo read with the software lock set (stale context)",
+			  APMU_EDPCSR_LO);
+		m->lat_ok = false;
+		return lower_32_bits(pc);
+	}
+	m->samples++;
+	if (m->nseq)
+		m->pos = (m->pos + 1) % m->nseq;
+	m->latched = pc;
+	m->lat_ok = lower_32_bits(pc) != APMU_PMPCSR_NO_SAMPLE;
+	m->lat_cid1 = m->cid1;
+	m->lat_vidsr = m->vidsr;
+	return lower_32_bits(pc);
+}
+
+/* The context of the last sample: UNKNOWN unless a valid one was taken */
+static u32 debug_context(struct apmu_pcs_model *m, unsigned int off, u32 val)
+{
+	if (!m->lat_ok)
+		violation(m, "sample context read without a valid EDPCSRlo sample (UNKNOWN)", off);
+	return val;
+}
+
+static u32 model_read_debug(struct apmu_pcs_model *m, unsigned int off)
+{
+	switch (off) {
+	case APMU_EDDEVARCH:
+		return m->devarch;
+	case APMU_EDDEVID:
+		return m->devid;
+	case APMU_EDDEVID1:
+		return m->devid1;
+	case APMU_EDDEVAFF0:
+		return lower_32_bits(m->devaff);
+	case APMU_EDDEVAFF1:
+		return upper_32_bits(m->devaff);
+	case APMU_EDLSR:
+		return (m->sli ? APMU_PMLSR_SLI : 0) | (m->sli && m->slk ? APMU_PMLSR_SLK : 0);
+	case APMU_EDSCR:
+		return m->sc2 ? APMU_EDSCR_SC2 : 0;
+	case APMU_EDPCSR_LO:
+		if (!FIELD_GET(APMU_EDDEVID_PCSAMPLE, m->devid))
+			break;
+		return take_debug_sample(m);
+	case APMU_EDPCSR_HI:
+		return debug_context(m, off, m->lat_vidsr & APMU_EDVIDSR_HV || !has_vidsr(m) ?
+					     upper_32_bits(m->latched) : 0);
+	case APMU_EDCIDSR:
+		return debug_context(m, off, m->lat_cid1);
+	case APMU_EDVIDSR:
+		if (!has_vidsr(m))
+			break;
+		return debug_context(m, off, m->lat_vidsr);
+	}
+	violation(m, "read of a debug register the driver has no use for", off);
+	return 0;
+}
+
 static u32 model_read(struct apmu_pcs_unit *u, unsigned int off)
 {
 	struct apmu_pcs_model *m = u->priv;
@@ -131,6 +224,8 @@ static u32 model_read(struct apmu_pcs_unit *u, unsigned int off)
 		violation(m, "read after the unit was removed", off);
 	if (!accessible(m, off, false))
 		return 0;
+	if (m->debug)
+		return model_read_debug(m, off);
 	switch (off) {
 	case APMU_PMDEVARCH:
 		return m->devarch;
@@ -198,6 +293,13 @@ static void model_write(struct apmu_pcs_unit *u, unsigned int off, u32 val)
 		violation(m, "write after the unit was removed", off);
 	if (!accessible(m, off, true))
 		return;
+	if (m->debug) {
+		if (off == APMU_EDLAR)
+			m->slk = val != APMU_LAR_KEY;
+		else
+			violation(m, "write to a debug register (only EDLAR is apmu's)", off);
+		return;
+	}
 	switch (off) {
 	case APMU_PMLAR:
 		m->slk = val != APMU_LAR_KEY;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A register model of one core's external PMU frame with PC sampling (FEAT_PCSRv8p2/
- * FEAT_PCSRv8p9), for KUnit and for the VM test module. It implements the rules the
- * driver must keep, and counts (and reports) each break as a violation, so that a driver
- * bug, not the model, is what a test catches:
+ * A register model of one core's PC-sampling frame, for KUnit and for the VM test module:
+ * the external PMU frame (FEAT_PCSRv8p2/FEAT_PCSRv8p9) or, with @debug, the external
+ * debug frame (FEAT_PCSRv8). It implements the rules the driver must keep, and counts
+ * (and reports) each break as a violation, so that a driver bug, not the model, is what
+ * a test catches:
  *  - with the core powered down (EDPRSR.PU == 0), under the OS double lock (DLK) or under
  *    the OS lock (OSLK), an access gets an error response (an external abort on
  *    hardware): any access then is a violation;
@@ -22,6 +23,18 @@
  *  - any other offset is not the driver's business: a violation;
  *  - with @gone set (the test has taken the unit away and the driver promised not to
  *    touch it any more), any access, EDPRSR included, is a violation.
+ * The debug frame (@debug) keeps the same power and lock rules, and:
+ *  - it is read at EDDEVARCH, EDDEVAFF0/1, EDDEVID, EDDEVID1, EDLSR, EDSCR and the sample
+ *    registers only; EDVIDSR exists only with EDDEVID.PCSample == 3; the only write
+ *    allowed is EDLAR (the software lock): EDOSLAR, EDPRCR and the rest are a
+ *    debugger's, so any other write is a violation;
+ *  - reading EDPCSRlo takes the next value of @seq (a PC: 0xFFFFFFFF in its low half is
+ *    "no valid sample") and captures EDPCSRhi (PC[63:32] with EDVIDSR.HV, else RAZ),
+ *    EDCIDSR (@cid1) and EDVIDSR (@vidsr); with the software lock set the read has no
+ *    side effects (Arm ARM): a violation, as the context would be stale;
+ *  - EDPCSRhi, EDCIDSR and EDVIDSR read when no valid sample was taken (none yet, or
+ *    the last EDPCSRlo said "no valid sample": they are UNKNOWN) are violations;
+ *  - EDSCR.SC2 (@sc2) is the debugger's switch to the other sample format.
  * A violation inside a KUnit test fails that test (kunit_get_current_test()); elsewhere it
  * is logged with pr_err.
  */
@@ -62,6 +75,13 @@
  * @gone: the unit was removed: any access is a violation
  * @prsr_delay_us: each EDPRSR read takes this long (a slow APB access), so that a
  *	test can catch an access in flight while it removes the unit
+ * @debug: the frame is an external debug frame (FEAT_PCSRv8)
+ * @devid1: EDDEVID1 (PCSROffset), debug frame
+ * @vidsr: EDVIDSR captured with each sample (NS, E2, E3, HV, VMID), debug frame
+ * @sc2: EDSCR.SC2, debug frame
+ * @lat_vidsr: EDVIDSR of the last sample
+ * @lat_ok: the last EDPCSRlo read took a valid sample: EDPCSRhi, EDCIDSR and EDVIDSR
+ *	hold its context
  * @last: the last violation, for the test's message
  */
 struct apmu_pcs_model {
@@ -92,12 +112,20 @@ struct apmu_pcs_model {
 	u32 violations;
 	bool gone;
 	u32 prsr_delay_us;
+	bool debug;
+	u32 devid1;
+	u32 vidsr;
+	bool sc2;
+	u32 lat_vidsr;
+	bool lat_ok;
 	char last[128];
 };
 
 extern const struct apmu_pcs_ops apmu_pcs_model_ops;
 
 void apmu_pcs_model_init(struct apmu_pcs_model *m, unsigned int pcsample, bool imp, bool ss);
+void apmu_pcs_model_init_debug(struct apmu_pcs_model *m, unsigned int pcsample,
+			       unsigned int pcsroffset);
 void apmu_pcs_model_power(struct apmu_pcs_model *m, bool on);
 u64 apmu_pcs_model_pcsr(u64 pc, unsigned int el, bool ns);
 

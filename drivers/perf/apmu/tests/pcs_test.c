@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * KUnit tests for apmu's PC-sampling frame rules (apmu_pcs/frame.c), run on the frame model
- * (pcs_model.h). Any access the model counts as a violation fails the case it happens in.
+ * (pcs_model.h): the external PMU frame and the external debug frame (FEAT_PCSRv8, the
+ * debug_* cases). Any access the model counts as a violation fails the case it happens in.
  */
 #include <kunit/test.h>
 #include <linux/bitfield.h>
@@ -808,6 +809,332 @@ static void classify_security_and_guests(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, apmu_pcs_classify(&s, c->host, c->vcpu), c->v);
 }
 
+/* A unit of the debug kind on an external debug frame model, not yet identified */
+static struct pcs_test *pcs_setup_debug(struct kunit *test, unsigned int pcsample,
+					unsigned int pcsroffset)
+{
+	struct pcs_test *t = pcs_setup(test, 0, false, false);
+
+	apmu_pcs_model_init_debug(&t->m, pcsample, pcsroffset);
+	t->u.kind = APMU_PCS_KIND_DEBUG;
+	return t;
+}
+
+/**
+ * struct pcs_debug_id_case - an external debug frame and what identification says
+ * @name: description
+ * @pcsample: EDDEVID.PCSample
+ * @pcsroffset: EDDEVID1.PCSROffset
+ * @el23: the CPU implements EL2 or EL3
+ * @archid: EDDEVARCH.ARCHID (0: external debug, v8.0)
+ * @devaff: EDDEVAFF1:EDDEVAFF0 (the CPU's MPIDR affinity is 0)
+ * @err: apmu_pcs_identify()'s return
+ */
+struct pcs_debug_id_case {
+	const char *name;
+	unsigned int pcsample, pcsroffset;
+	bool el23;
+	u32 archid;
+	u64 devaff;
+	int err;
+};
+
+static const struct pcs_debug_id_case pcs_debug_id_cases[] = {
+	{ "PCSample=3: EDPCSR, EDCIDSR, EDVIDSR (Cortex-A53/A57/A72)", 3, 2, true, 0, 0, 0 },
+	{ "PCSample=2 without EL2 and EL3: no EDVIDSR", 2, 2, false, 0, 0, 0 },
+	{ "PCSample=2 with EL2 or EL3: Security state unknown", 2, 2, true, 0, 0, -ENODEV },
+	{ "PCSample=0: none (a FEAT_PCSRv8p2 core)", 0, 0, true, 0, 0, -ENODEV },
+	{ "PCSample=1: reserved in Armv8", 1, 2, false, 0, 0, -ENODEV },
+	{ "PCSample=4: reserved", 4, 2, true, 0, 0, -ENODEV },
+	{ "PCSROffset=0: EDPCSR not implemented", 3, 0, true, 0, 0, -ENODEV },
+	{ "PCSROffset=1: not an Armv8 value (Armv7 offsets)", 3, 1, true, 0, 0, -ENODEV },
+	{ "EDDEVARCH: a PMU frame given as the debug frame", 3, 2, true, APMU_ARCHID_PMUV3,
+	  0, -ENODEV },
+	{ "EDDEVAFF: another CPU's debug frame", 3, 2, true, 0, 0x101, -EXDEV },
+};
+
+KUNIT_ARRAY_PARAM_DESC(pcs_debug_id, pcs_debug_id_cases, name);
+
+/*
+ * FEAT_PCSRv8: EDDEVID.PCSample and EDDEVID1.PCSROffset decide, EDDEVARCH and EDDEVAFF
+ * must be the CPU's external debug; what is refused reads nothing after the ID registers
+ */
+static void debug_identify(struct kunit *test)
+{
+	const struct pcs_debug_id_case *c = test->param_value;
+	struct pcs_test *t = pcs_setup_debug(test, c->pcsample, c->pcsroffset);
+
+	t->u.el23 = c->el23;
+	t->m.devaff = c->devaff;
+	if (c->archid)
+		t->m.devarch = (t->m.devarch & ~APMU_DEVARCH_ARCHID) | c->archid;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), c->err);
+	KUNIT_EXPECT_EQ(test, t->m.samples, 0);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+	if (c->err)
+		return;
+	KUNIT_EXPECT_EQ(test, t->u.has_vidsr, c->pcsample == APMU_EDPCSAMPLE_CID_VID);
+	KUNIT_EXPECT_FALSE(test, t->u.has_ctl);
+	KUNIT_EXPECT_FALSE(test, t->u.imp);
+	KUNIT_EXPECT_FALSE(test, t->u.ss);
+	KUNIT_EXPECT_STREQ(test, apmu_pcs_kind_name(&t->u), "debug");
+}
+
+/**
+ * struct pcs_debug_sample_case - one EDPCSR sample and its decoding
+ * @name: description
+ * @pc: the sampled PC the model holds (EDPCSRhi:EDPCSRlo)
+ * @vidsr: EDVIDSR captured with it
+ * @valid: a valid sample
+ * @out: the decoded PC
+ * @el: its Exception level
+ * @sec: its Security state
+ * @vmid: its VMID
+ * @v: what apmu_pcs_classify() does with it on an nVHE host
+ */
+struct pcs_debug_sample_case {
+	const char *name;
+	u64 pc;
+	u32 vidsr;
+	bool valid;
+	u64 out;
+	u8 el, sec;
+	u16 vmid;
+	enum apmu_pcs_verdict v;
+};
+
+#define ED_NS	APMU_EDVIDSR_NS
+#define ED_HV	APMU_EDVIDSR_HV
+
+static const struct pcs_debug_sample_case pcs_debug_sample_cases[] = {
+	{ "kernel PC: EL1, Non-secure, AArch64", KVA, ED_NS | ED_HV, true, KVA, 1,
+	  APMU_PCS_NONSECURE, 0, APMU_PCS_HOST },
+	{ "user PC: EL0", UVA, ED_NS | ED_HV, true, UVA, 0, APMU_PCS_NONSECURE, 0,
+	  APMU_PCS_HOST },
+	{ "AArch32 EL0: HV=0, EDPCSRhi RAZ", 0x0000abcd00008000ULL, ED_NS, true, 0x8000, 0,
+	  APMU_PCS_NONSECURE, 0, APMU_PCS_HOST },
+	{ "EL2 (E2): a hypervisor's, never delivered", 0xffff800080001000ULL,
+	  ED_NS | ED_HV | APMU_EDVIDSR_E2, true, 0xffff800080001000ULL, 2,
+	  APMU_PCS_NONSECURE, 0, APMU_PCS_DROP },
+	{ "Secure EL3 (E3)", 0x0e001000, ED_HV | APMU_EDVIDSR_E3, true, 0x0e001000, 3,
+	  APMU_PCS_SECURE, 0, APMU_PCS_DROP },
+	{ "Secure EL1 (NS=0)", KVA, ED_HV, true, KVA, 1, APMU_PCS_SECURE, 0, APMU_PCS_DROP },
+	{ "guest EL1, VMID 5", KVA, ED_NS | ED_HV | 5, true, KVA, 1, APMU_PCS_NONSECURE, 5,
+	  APMU_PCS_GUEST },
+	{ "guest EL0, 16-bit VMID 0x1234", UVA, ED_NS | ED_HV | 0x1234, true, UVA, 0,
+	  APMU_PCS_NONSECURE, 0x1234, APMU_PCS_GUEST },
+	{ "no valid sample: EDPCSRlo 0xFFFFFFFF", 0x12345678FFFFFFFFULL, ED_NS | ED_HV, false,
+	  0, 0, 0, 0, APMU_PCS_DROP },
+};
+
+KUNIT_ARRAY_PARAM_DESC(pcs_debug_sample, pcs_debug_sample_cases, name);
+
+/*
+ * EDPCSRlo, then EDPCSRhi, EDCIDSR and EDVIDSR, decoded; nothing but EDPCSRlo read when
+ * it says "no valid sample" (the model fails the case on a read of UNKNOWN context);
+ * what apmu_pcs_classify() then hands perf users
+ */
+static void debug_sample_decoded(struct kunit *test)
+{
+	const struct pcs_debug_sample_case *c = test->param_value;
+	struct pcs_test *t = pcs_setup_debug(test, 3, 2);
+	struct apmu_pcs_sample s;
+	u32 reads;
+
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&t->u), 0);
+	t->m.seq = &c->pc;
+	t->m.nseq = 1;
+	t->m.vidsr = c->vidsr;
+	t->m.cid1 = 42;
+	reads = t->m.reads;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_EQ(test, t->m.samples, 1);
+	KUNIT_EXPECT_EQ(test, s.valid, c->valid);
+	KUNIT_EXPECT_EQ(test, t->m.reads - reads, c->valid ? 4 : 1);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+	if (!c->valid)
+		return;
+	KUNIT_EXPECT_EQ(test, s.pc, c->out);
+	KUNIT_EXPECT_EQ(test, s.el, c->el);
+	KUNIT_EXPECT_EQ(test, s.sec, c->sec);
+	KUNIT_EXPECT_EQ(test, s.vmid, c->vmid);
+	KUNIT_EXPECT_EQ(test, s.cid1, 42);
+	KUNIT_EXPECT_FALSE(test, s.has_cid2);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_classify(&s, 0, false), c->v);
+}
+
+/* PCSample=2 (no EL2, no EL3): EDVIDSR is never read; the kernel's own Security state */
+static void debug_no_vidsr(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_debug(test, 2, 2);
+	u64 pc = UVA;
+	struct apmu_pcs_sample s;
+
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&t->u), 0);
+	t->m.seq = &pc;
+	t->m.nseq = 1;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.pc, UVA);
+	KUNIT_EXPECT_EQ(test, s.el, 0);
+	KUNIT_EXPECT_EQ(test, s.sec, APMU_PCS_NONSECURE);
+	KUNIT_EXPECT_EQ(test, s.vmid, 0);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_classify(&s, 0, false), APMU_PCS_HOST);
+}
+
+/* The software lock is opened around EDPCSRlo (else no side effects) and closed again */
+static void debug_software_lock(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_debug(test, 3, 2);
+	u64 pc = KVA;
+	struct apmu_pcs_sample s;
+
+	t->m.sli = true;
+	t->m.slk = true;
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&t->u), 0);
+	KUNIT_EXPECT_TRUE(test, t->u.swlock);
+	t->m.seq = &pc;
+	t->m.nseq = 1;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.pc, KVA);
+	KUNIT_EXPECT_TRUE(test, t->m.slk);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 2);
+}
+
+/* FEAT_VHE and EL2: no sample is taken while an external debugger has set EDSCR.SC2 */
+static void debug_sc2_no_sample(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_debug(test, 3, 2);
+	u64 pc = KVA;
+	struct apmu_pcs_sample s;
+
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&t->u), 0);
+	t->u.sc2_fmt = true;
+	t->m.seq = &pc;
+	t->m.nseq = 1;
+	t->m.sc2 = true;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_FALSE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, t->m.samples, 0);
+	t->m.sc2 = false;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, t->m.samples, 1);
+	/* without FEAT_VHE, EDSCR is not read at all */
+	t->u.sc2_fmt = false;
+	t->m.sc2 = true;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+}
+
+/*
+ * No PMPCSCTL: enable and sample on snapshot are -EOPNOTSUPP and nothing is written, by
+ * perf events or on the way back from a power-down or hotplug either; samples go on
+ */
+static void debug_no_ctl(struct kunit *test)
+{
+	struct pcs_test *t = pcs_setup_debug(test, 3, 2);
+	u64 pc = KVA;
+	struct apmu_pcs_sample s;
+	bool en = true, ss = true;
+
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&t->u), 0);
+	t->m.seq = &pc;
+	t->m.nseq = 1;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, true), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_enable(&t->u, false), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_set_snapshot(&t->u, true), -EOPNOTSUPP);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_get_ctl(&t->u, &en, &ss), 0);
+	KUNIT_EXPECT_FALSE(test, en);
+	KUNIT_EXPECT_FALSE(test, ss);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_events_refused(&t->u), 0);
+	apmu_pcs_events_get(&t->u);
+	pm_cycle(t);
+	hotplug_cycle(t);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	apmu_pcs_events_put(&t->u);
+	KUNIT_EXPECT_EQ(test, t->m.writes, 0);
+}
+
+/*
+ * Power and lock state of the core, on the debug frame: EDPCSR and its context are in the
+ * Core power domain (an error response when off, under the OS lock or double lock): not
+ * accessed, the errno says why, and sampling resumes once the state clears
+ */
+static void debug_frame_state_refused(struct kunit *test)
+{
+	const struct pcs_state_case *c = test->param_value;
+	struct pcs_test *t = pcs_setup_debug(test, 3, 2);
+	u64 pc = KVA;
+	struct apmu_pcs_sample s;
+	u32 reads, writes;
+
+	t->m.sli = true;
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&t->u), 0);
+	t->m.seq = &pc;
+	t->m.nseq = 1;
+	t->m.pu = c->pu;
+	t->m.dlk = c->dlk;
+	t->m.oslk = c->oslk;
+	if (c->offline)
+		apmu_pcs_set_online(&t->u, false);
+	if (c->pm_off)
+		apmu_pcs_set_pm_off(&t->u, true);
+	reads = t->m.reads;
+	writes = t->m.writes;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), c->err);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), c->err);
+	KUNIT_EXPECT_FALSE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, t->m.reads, reads);
+	KUNIT_EXPECT_EQ(test, t->m.writes, writes);
+	KUNIT_EXPECT_EQ(test, t->m.samples, 0);
+	t->m.pu = true;
+	t->m.dlk = false;
+	t->m.oslk = false;
+	apmu_pcs_set_online(&t->u, true);
+	apmu_pcs_set_pm_off(&t->u, false);
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&t->u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+}
+
+/*
+ * The MMIO backend on a debug frame in memory: the frame is its own debug frame (EDPRSR,
+ * EDDEVARCH, EDDEVAFF through pcs_mmio_probe()), and samples come from EDPCSR
+ */
+static void mmio_debug_kind_on_memory_frame(struct kunit *test)
+{
+	u32 *frame = kunit_kzalloc(test, APMU_PCS_FRAME_SIZE, GFP_KERNEL);
+	struct apmu_pcs_unit u = { .ops = &apmu_pcs_mmio_ops, .online = true,
+				   .kind = APMU_PCS_KIND_DEBUG };
+	struct apmu_pcs_sample s;
+
+	KUNIT_ASSERT_NOT_NULL(test, frame);
+	raw_spin_lock_init(&u.lock);
+	u.base = (void __force __iomem *)frame;
+	u.dbg = u.base;
+	frame[APMU_EDDEVARCH / 4] = FIELD_PREP(APMU_DEVARCH_ARCHITECT, APMU_ARCHITECT_ARM) |
+				    APMU_DEVARCH_PRESENT | 0x6A15;
+	frame[APMU_EDDEVID / 4] = APMU_EDPCSAMPLE_CID_VID;
+	frame[APMU_EDDEVID1 / 4] = APMU_PCSROFFSET_NONE;
+	frame[APMU_EDPRSR / 4] = APMU_EDPRSR_PU;
+	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&u), 0);
+	KUNIT_EXPECT_TRUE(test, u.has_vidsr);
+	frame[APMU_EDPCSR_LO / 4] = lower_32_bits(KVA);
+	frame[APMU_EDPCSR_HI / 4] = upper_32_bits(KVA);
+	frame[APMU_EDCIDSR / 4] = 77;
+	frame[APMU_EDVIDSR / 4] = APMU_EDVIDSR_NS | APMU_EDVIDSR_HV;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&u, &s), 0);
+	KUNIT_EXPECT_TRUE(test, s.valid);
+	KUNIT_EXPECT_EQ(test, s.pc, KVA);
+	KUNIT_EXPECT_EQ(test, s.el, 1);
+	KUNIT_EXPECT_EQ(test, s.cid1, 77);
+	/* powered down (EDPRSR.PU read from the frame itself): refused */
+	frame[APMU_EDPRSR / 4] = 0;
+	KUNIT_EXPECT_EQ(test, apmu_pcs_read_sample(&u, &s), -EAGAIN);
+}
+
 static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(identify_v8p9),
 	KUNIT_CASE(new_unit_untouched_until_cpu_answers),
@@ -832,6 +1159,14 @@ static struct kunit_case apmu_pcs_cases[] = {
 	KUNIT_CASE(mmio_accessors_on_memory_frame),
 	KUNIT_CASE(mmio_refuses_memory),
 	KUNIT_CASE(mmio_accepts_described_device),
+	KUNIT_CASE_PARAM(debug_identify, pcs_debug_id_gen_params),
+	KUNIT_CASE_PARAM(debug_sample_decoded, pcs_debug_sample_gen_params),
+	KUNIT_CASE(debug_no_vidsr),
+	KUNIT_CASE(debug_software_lock),
+	KUNIT_CASE(debug_sc2_no_sample),
+	KUNIT_CASE(debug_no_ctl),
+	KUNIT_CASE_PARAM(debug_frame_state_refused, pcs_state_gen_params),
+	KUNIT_CASE(mmio_debug_kind_on_memory_frame),
 	{}
 };
 

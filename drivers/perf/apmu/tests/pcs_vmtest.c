@@ -7,6 +7,9 @@
  * files and the apmu_pcs perf PMU:
  *   cpu0: FEAT_PCSRv8p9 with IMP == 0 (EN RAZ/WI), no FEAT_PMUv3_SS;
  *   cpu1: FEAT_PCSRv8p9 with IMP == 1, FEAT_PMUv3_SS and the CoreSight software lock.
+ * With debug=1 both are external debug frames instead (FEAT_PCSRv8, the debug kind):
+ * EDDEVID.PCSample = pcsample= (3 unless given: EDPCSR, EDCIDSR, EDVIDSR),
+ * EDDEVID1.PCSROffset = 2 (no offset), cpu1 with the software lock.
  * Each samples a fixed sequence: the kernel PCs of msleep() (three in four) and
  * msleep_interruptible() at EL1, Non-secure, with CONTEXTIDR_EL1 = 1 (init) and VMID 0:
  * functions of the kernel image, which perf resolves from /proc/kallsyms.
@@ -14,10 +17,12 @@
  * /sys/kernel/debug/apmu_pcs_test/cpuN/ sets each model's power and lock state
  * (powered, oslock, dlock), the sampled CONTEXTIDR_EL1 (cid1) and VMID (vmid), and the
  * PMPCSR values the model cycles through (seq0..seq3: PC, EL, NS, NSE as PMPCSR holds
- * them), and shows its counters; violations must stay 0. prsr_delay_us makes every
- * EDPRSR read, so every sample read, that slow (microseconds). "powered"
- * only changes what EDPRSR.PU says (an access then is a violation). A real power cycle
- * resets PMPCSCTL.EN and SS (apmu_pcs_model_power()); the module makes one:
+ * them; with debug=1 plain PCs, EDPCSRhi:EDPCSRlo, and vidsr the EDVIDSR captured with
+ * each, and sc2 EDSCR.SC2), and shows its counters; violations must stay 0.
+ * prsr_delay_us makes every EDPRSR read, so every sample read, that slow
+ * (microseconds). "powered" only changes what EDPRSR.PU says (an access then is a
+ * violation). A real power cycle resets PMPCSCTL.EN and SS (apmu_pcs_model_power());
+ * the module makes one:
  *  - at CPU hotplug: the core is powered down once the CPU is dead and powered up (a
  *    Warm reset) before it boots again (a CPUHP_BP_PREPARE_DYN state);
  *  - on writing cpuN/pm_cycle: CPU N, in a kworker bound to it with IRQs off, runs
@@ -51,6 +56,13 @@
 #include "pcs_model.h"
 
 #define PCS_VM_UNITS	2
+
+static bool debug;
+module_param(debug, bool, 0444);
+MODULE_PARM_DESC(debug, "units on external debug frames (FEAT_PCSRv8) instead of PMU frames");
+static unsigned int pcsample = APMU_EDPCSAMPLE_CID_VID;
+module_param(pcsample, uint, 0444);
+MODULE_PARM_DESC(pcsample, "EDDEVID.PCSample of the debug frames (debug=1)");
 
 /**
  * struct pcs_vm_unit - a unit over a model
@@ -146,6 +158,7 @@ static void pcs_vm_unit_reset(struct pcs_vm_unit *v)
 
 	v->u = (struct apmu_pcs_unit) {
 		.cpu = cpu,
+		.kind = debug ? APMU_PCS_KIND_DEBUG : APMU_PCS_KIND_PMU,
 		.ops = &apmu_pcs_model_ops,
 		.priv = &v->m,
 		.owner = THIS_MODULE,
@@ -245,6 +258,10 @@ static void pcs_vm_debugfs(struct pcs_vm_unit *v)
 	/* the context ID samples capture: a Linux TID (u->cid_is_pid) */
 	debugfs_create_u32("cid1", 0600, d, &v->m.cid1);
 	debugfs_create_u32("vmid", 0600, d, &v->m.vmid);
+	if (debug) {
+		debugfs_create_x32("vidsr", 0600, d, &v->m.vidsr);
+		debugfs_create_bool("sc2", 0600, d, &v->m.sc2);
+	}
 	for (i = 0; i < ARRAY_SIZE(v->seq); i++) {
 		snprintf(name, sizeof(name), "seq%u", i);
 		debugfs_create_x64(name, 0600, d, &v->seq[i]);
@@ -259,11 +276,19 @@ static int __init pcs_vm_init(void)
 	u64 cold = apmu_pcs_model_pcsr((unsigned long)msleep_interruptible, 1, true);
 	int cpu, ret, n = 0;
 
+	/* EDPCSR holds the PC alone: EL and Security state are in EDVIDSR */
+	if (debug) {
+		hot = (unsigned long)msleep;
+		cold = (unsigned long)msleep_interruptible;
+	}
 	pcs_vm_dir = debugfs_create_dir("apmu_pcs_test", NULL);
 	for (cpu = 0; cpu < PCS_VM_UNITS && cpu < nr_cpu_ids; cpu++) {
 		struct pcs_vm_unit *v = &pcs_vm[cpu];
 
-		apmu_pcs_model_init(&v->m, APMU_PCSAMPLE_V8P9, cpu == 1, cpu == 1);
+		if (debug)
+			apmu_pcs_model_init_debug(&v->m, pcsample, APMU_PCSROFFSET_NONE);
+		else
+			apmu_pcs_model_init(&v->m, APMU_PCSAMPLE_V8P9, cpu == 1, cpu == 1);
 		v->m.sli = cpu == 1;
 		v->m.slk = true;
 		v->seq[0] = hot;
@@ -296,7 +321,8 @@ static int __init pcs_vm_init(void)
 		pr_err("no hotplug power model (%pe)\n", ERR_PTR(ret));
 	else
 		pcs_vm_hp = ret;
-	pr_info("%d PC-sampling units over the frame model\n", n);
+	pr_info("%d PC-sampling units over the %s frame model\n", n,
+		debug ? "external debug" : "external PMU");
 	return 0;
 }
 module_init(pcs_vm_init);
