@@ -234,26 +234,42 @@ TEST(sample_on_snapshot)
 	EXPECT_EQ(-EINVAL, wr(PCS, 1, "sample_on_snapshot", "2"));
 }
 
+/*
+ * Read CPU @cpu's sample file, which must show an EL1 non-secure PC of context 1 outside
+ * any VM (the model's defaults). Returns the PC, 0 after a failed expectation.
+ */
+static unsigned long el1_sample(struct __test_metadata *_metadata, int cpu)
+{
+	unsigned int el, cid, vmid;
+	char buf[256], sec[32];
+	unsigned long pc;
+	int ret;
+
+	ret = rd(PCS, cpu, "sample", buf, sizeof(buf));
+	EXPECT_EQ(0, ret) TH_LOG("cpu%d/pcsample/sample", cpu);
+	if (ret)
+		return 0;
+	ret = sscanf(buf, "pc=0x%lx el=%u security=%31s contextidr_el1=0x%x vmid=0x%x",
+		     &pc, &el, sec, &cid, &vmid);
+	EXPECT_EQ(5, ret) TH_LOG("%s", buf);
+	EXPECT_EQ(1, el);
+	EXPECT_STREQ("non-secure", sec);
+	EXPECT_EQ(1, cid);
+	EXPECT_EQ(0, vmid);
+	return ret == 5 ? pc : 0;
+}
+
 /* The model samples msleep() three times in four, msleep_interruptible() once */
 TEST(sample_decoded)
 {
 	unsigned long hot = ksym("msleep"), cold = ksym("msleep_interruptible"), pc;
-	char buf[256], sec[32];
-	unsigned int el, cid, vmid;
-	int i, ret, nhot = 0, ncold = 0;
+	int i, nhot = 0, ncold = 0;
 
 	NEED_UNITS();
 	ASSERT_NE(0, hot);
 	ASSERT_NE(0, cold);
 	for (i = 0; i < 8; i++) {
-		ASSERT_EQ(0, rd(PCS, 0, "sample", buf, sizeof(buf)));
-		ret = sscanf(buf, "pc=0x%lx el=%u security=%31s contextidr_el1=0x%x vmid=0x%x",
-			     &pc, &el, sec, &cid, &vmid);
-		ASSERT_EQ(5, ret) TH_LOG("%s", buf);
-		EXPECT_EQ(1, el);
-		EXPECT_STREQ("non-secure", sec);
-		EXPECT_EQ(1, cid);
-		EXPECT_EQ(0, vmid);
+		pc = el1_sample(_metadata, 0);
 		nhot += pc == hot;
 		ncold += pc == cold;
 	}
@@ -1482,21 +1498,13 @@ TEST(debug_kind_files)
 TEST(debug_sample_decoded)
 {
 	unsigned long hot = ksym("msleep"), cold = ksym("msleep_interruptible"), pc;
-	char buf[256], sec[32];
-	unsigned int el, cid, vmid;
-	int i, ret, n = 0;
+	char buf[256];
+	int i, n = 0;
 
 	NEED_DEBUG_UNITS();
 	ASSERT_NE(0, hot);
 	for (i = 0; i < 4; i++) {
-		ASSERT_EQ(0, rd(PCS, 1, "sample", buf, sizeof(buf)));
-		ret = sscanf(buf, "pc=0x%lx el=%u security=%31s contextidr_el1=0x%x vmid=0x%x",
-			     &pc, &el, sec, &cid, &vmid);
-		ASSERT_EQ(5, ret) TH_LOG("%s", buf);
-		EXPECT_EQ(1, el);
-		EXPECT_STREQ("non-secure", sec);
-		EXPECT_EQ(1, cid);
-		EXPECT_EQ(0, vmid);
+		pc = el1_sample(_metadata, 1);
 		n += pc == hot || pc == cold;
 	}
 	EXPECT_EQ(4, n);

@@ -355,6 +355,24 @@ refuse:
 }
 
 /*
+ * A frame node to probe: false for a "disabled" one, whose frames the board says must not
+ * be touched (reads abort). *@cpu: the logical CPU its cpu phandle names, or a -errno.
+ */
+static bool pcs_dt_node_cpu(struct device_node *np, int *cpu)
+{
+	struct device_node *cpun;
+
+	if (!of_device_is_available(np)) {
+		pr_debug("%pOF: disabled: not probed\n", np);
+		return false;
+	}
+	cpun = of_parse_phandle(np, "cpu", 0);
+	*cpu = cpun ? of_cpu_node_to_id(cpun) : -ENODEV;
+	of_node_put(cpun);
+	return true;
+}
+
+/*
  * A frame of the device tree: reg entry @i of @np, at least the 4 KiB that are mapped
  * (a smaller region describes less than the driver would claim and read).
  */
@@ -369,20 +387,14 @@ static const char *pcs_dt_frame(struct device_node *np, int i, struct resource *
 
 static void pcs_probe_dt(void)
 {
-	struct device_node *np, *cpun;
+	struct device_node *np;
 	struct resource r, d;
 	const char *why;
 	int cpu, n;
 
 	for_each_compatible_node(np, NULL, "arm,pc-sample-pmu") {
-		/* "disabled": the board says the frames must not be touched (reads abort) */
-		if (!of_device_is_available(np)) {
-			pr_debug("%pOF: disabled: not probed\n", np);
+		if (!pcs_dt_node_cpu(np, &cpu))
 			continue;
-		}
-		cpun = of_parse_phandle(np, "cpu", 0);
-		cpu = cpun ? of_cpu_node_to_id(cpun) : -ENODEV;
-		of_node_put(cpun);
 		for (n = 0; !of_address_to_resource(np, n, &r); n++)
 			;
 		/* two regions name their roles (the binding): never guess which is which */
@@ -449,20 +461,14 @@ static void pcs_probe_param(void)
  */
 static void pcs_probe_debug_dt(void)
 {
-	struct device_node *np, *cpun;
+	struct device_node *np;
 	struct resource r;
 	const char *why;
 	int cpu;
 
 	for_each_compatible_node(np, NULL, "arm,coresight-cpu-debug") {
-		/* "disabled": the board says the frame must not be touched (reads abort) */
-		if (!of_device_is_available(np)) {
-			pr_debug("%pOF: disabled: not probed\n", np);
+		if (!pcs_dt_node_cpu(np, &cpu))
 			continue;
-		}
-		cpun = of_parse_phandle(np, "cpu", 0);
-		cpu = cpun ? of_cpu_node_to_id(cpun) : -ENODEV;
-		of_node_put(cpun);
 		if (cpu < 0) {
 			pr_warn("%pOF: cpu does not name a CPU: refused\n", np);
 			continue;

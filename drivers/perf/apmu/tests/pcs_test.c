@@ -248,6 +248,18 @@ static const struct pcs_state_case pcs_state_cases[] = {
 
 KUNIT_ARRAY_PARAM_DESC(pcs_state, pcs_state_cases, name);
 
+/* Put the unit and its model in the power and lock state of @c */
+static void pcs_apply_state(struct pcs_test *t, const struct pcs_state_case *c)
+{
+	t->m.pu = c->pu;
+	t->m.dlk = c->dlk;
+	t->m.oslk = c->oslk;
+	if (c->offline)
+		apmu_pcs_set_online(&t->u, false);
+	if (c->pm_off)
+		apmu_pcs_set_pm_off(&t->u, true);
+}
+
 /*
  * Power and lock state (EDPRSR), CPU hotplug and CPU PM: the frame is not touched, each
  * entry point says why with its errno, and it is accessed again once the state clears
@@ -257,13 +269,7 @@ static void frame_state_refused(struct kunit *test)
 	const struct pcs_state_case *c = test->param_value;
 	struct pcs_test *t = pcs_setup_id(test, APMU_PCSAMPLE_V8P9, true, true);
 
-	t->m.pu = c->pu;
-	t->m.dlk = c->dlk;
-	t->m.oslk = c->oslk;
-	if (c->offline)
-		apmu_pcs_set_online(&t->u, false);
-	if (c->pm_off)
-		apmu_pcs_set_pm_off(&t->u, true);
+	pcs_apply_state(t, c);
 	expect_refused(test, t, c->err);
 	t->m.pu = true;
 	t->m.dlk = false;
@@ -1075,13 +1081,7 @@ static void debug_frame_state_refused(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, apmu_pcs_identify(&t->u), 0);
 	t->m.seq = &pc;
 	t->m.nseq = 1;
-	t->m.pu = c->pu;
-	t->m.dlk = c->dlk;
-	t->m.oslk = c->oslk;
-	if (c->offline)
-		apmu_pcs_set_online(&t->u, false);
-	if (c->pm_off)
-		apmu_pcs_set_pm_off(&t->u, true);
+	pcs_apply_state(t, c);
 	reads = t->m.reads;
 	writes = t->m.writes;
 	KUNIT_EXPECT_EQ(test, apmu_pcs_identify(&t->u), c->err);
