@@ -44,8 +44,9 @@ ktap_test "cpu1 counts again after coming back" only_on 2 $a57 $a53
 # vm-run --dtb-extra by scripts/check.sh) at addresses nothing answers: a read there is an
 # external abort. apmu_pcs.ko loaded at boot without probing them: an arm,pc-sample-pmu
 # node and one arm,coresight-cpu-debug node per CPU, all disabled; a pcs= frame inside
-# their reg is not "described" (refused before any read). Two enabled
-# arm,coresight-cpu-debug nodes are refused before any access, each with its reason.
+# their reg is not "described" (refused before any read). Enabled
+# arm,coresight-cpu-debug nodes are not probed without debug_dt=1 (one line says so);
+# with it, two malformed ones are refused before any access, each with its reason.
 # apmu_pcs.ko plain again afterwards.
 pcs_disabled_node() {
 	grep -q '^apmu ' /proc/modules || { echo "apmu.ko did not load"; return 1; }
@@ -59,6 +60,11 @@ pcs_disabled_node() {
 pcs_disabled_debug_nodes() {
 	grep -q '^apmu_pcs ' /proc/modules || { echo "apmu_pcs.ko did not load"; return 1; }
 	if ls -d /sys/devices/system/cpu/cpu*/pcsample 2>/dev/null; then return 1; fi
+	# loaded at boot without debug_dt: no debug node probed, one line says why
+	dmesg | grep -q 'apmu_pcs: arm,coresight-cpu-debug frames not probed: load with debug_dt=1' ||
+		return 1
+	! dmesg | grep 'apmu_pcs: ' | grep -q 'debug@911' || return 1
+	rmmod apmu_pcs && insmod ./apmu_pcs.ko debug_dt=1 || return 1
 	dmesg | grep 'apmu_pcs: ' | tail -n 8
 	# nothing said about the disabled nodes: they are not looked at
 	! dmesg | grep 'apmu_pcs: ' | grep -q -e '911[01]000' -e 'debug@911[01]000' || return 1
@@ -68,7 +74,7 @@ pcs_disabled_debug_nodes() {
 	# a pcs= debug frame inside a disabled node's reg is not "described": refused after
 	# the PMU frame (inside the enabled debug@9112000, which nothing claims) is mapped,
 	# before either is read
-	rmmod apmu_pcs && insmod ./apmu_pcs.ko pcs=1:0x9112000:0x9111000 || return 1
+	rmmod apmu_pcs && insmod ./apmu_pcs.ko debug_dt=1 pcs=1:0x9112000:0x9111000 || return 1
 	dmesg | grep 'apmu_pcs: cpu1 frame' | tail -n 1
 	dmesg | grep 'apmu_pcs: cpu1 frame 0x0*9112000 (pcs= parameter)' | tail -n 1 |
 		grep -q 'outside every region the device tree describes' || return 1
@@ -82,7 +88,7 @@ else
 		"no such node (vm-run --dtb-extra scripts/vm/pcs-disabled.dts)"
 fi
 if [ -d /proc/device-tree/debug@9111000 ]; then
-	ktap_test "disabled arm,coresight-cpu-debug nodes are not probed; malformed ones refused before any access" \
+	ktap_test "arm,coresight-cpu-debug nodes: none probed without debug_dt=1; with it, disabled ones not probed, malformed ones refused before any access" \
 		pcs_disabled_debug_nodes
 else
 	ktap_skip "disabled arm,coresight-cpu-debug nodes" \

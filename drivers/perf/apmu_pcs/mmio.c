@@ -59,6 +59,17 @@
 #include "internal.h"
 #include "mmio.h"
 
+/*
+ * The debug frames of arm,coresight-cpu-debug nodes are read only on request: their APB
+ * clock and power domain belong to the AMBA device (the in-tree coresight-cpu-debug
+ * driver holds them only while it probes), and apmu has no handle on them, so on a board
+ * that gates them even the first EDPRSR read would hang or abort.
+ */
+static bool debug_dt;
+module_param(debug_dt, bool, 0444);
+MODULE_PARM_DESC(debug_dt,
+		 "Sample from the arm,coresight-cpu-debug frames of the device tree (only where the board keeps their debug clock and power domain on)");
+
 /* Physical addresses to map: unsafe, so the kernel is tainted when it is used */
 static char *pcs;
 module_param_unsafe(pcs, charp, 0444);
@@ -489,13 +500,26 @@ static void pcs_probe_debug_dt(void)
 /**
  * apmu_pcs_mmio_probe() - add the frames of the device tree and of pcs=
  *
- * PMU frames first (device tree, then pcs=), then the debug frames of the CPUs left.
+ * PMU frames first (device tree, then pcs=), then, with debug_dt, the debug frames of the
+ * CPUs left.
  */
 void apmu_pcs_mmio_probe(void)
 {
+	struct device_node *np;
+
 	pcs_probe_dt();
 	pcs_probe_param();
-	pcs_probe_debug_dt();
+	if (debug_dt) {
+		pcs_probe_debug_dt();
+		return;
+	}
+	for_each_compatible_node(np, NULL, "arm,coresight-cpu-debug") {
+		if (of_device_is_available(np)) {
+			pr_info("arm,coresight-cpu-debug frames not probed: load with debug_dt=1 where the board keeps their debug clock and power domain on\n");
+			of_node_put(np);
+			break;
+		}
+	}
 }
 
 /**
