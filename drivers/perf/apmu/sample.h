@@ -19,7 +19,7 @@ struct pt_regs;
  * @took: perf_sample_event_took() (perf's CPU-time limit), or NULL
  * @lost: perf_log_lost_samples(), or NULL
  *
- * Written only by apmu.ko's init, before any PMU registers; read-only afterwards. The
+ * Written only by apmu.ko's init (__ro_after_init), before any PMU registers. The
  * calls below are inline so an overflow handler pays one indirect call per sample.
  */
 struct apmu_sample_fns {

@@ -566,7 +566,10 @@ irqreturn_t apmu_handle_irq(int irq, void *dev_id)
 		struct perf_event *event = cpu->events[idx];
 		struct hw_perf_event *hwc;
 
-		if (!event)
+		/* stopped: folded at stop(); only a counter without an enable of its own
+		 * (XScale's CCNT, under PMNC.E) can have wrapped since
+		 */
+		if (!event || (event->hw.state & PERF_HES_STOPPED))
 			continue;
 		hwc = &event->hw;
 		apmu_fold(event);

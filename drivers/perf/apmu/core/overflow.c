@@ -16,7 +16,7 @@
 #include "../compat.h"
 #include "../sample.h"
 
-struct apmu_sample_fns apmu_sample_fns __read_mostly;
+struct apmu_sample_fns apmu_sample_fns __ro_after_init;
 EXPORT_SYMBOL_NS_GPL(apmu_sample_fns, "APMU");
 
 #ifdef APMU_OVERFLOW_EXPORTED
