@@ -15,24 +15,14 @@ options; only the driver differs). Prints one verdict a line, "PASS <what>" or
 - no test fails on apmu that passes or skips on the in-tree driver, and none skips on
   apmu that passes on the in-tree driver.
 
-Every test whose verdict differs is listed, either way. One kind of Skip is not held
-against either driver: a test that says, in its own output on its retry ("# perftest-why
-<number> <line>"), that it skipped because the run produced too little data (VOLUME_SKIPS).
-How much a -F max run records under QEMU is decided by perf core's rate throttle
-(kernel.perf_event_max_sample_rate, lowered after each handler it timed as slow), which
-the host's load at that moment moves; such a test is left out of both Ok counts.
+Every test whose verdict differs is listed, either way, with what it said of a skip on
+its last retry ("# perftest-why <number> <line>", scripts/vm/perftest-in-vm.sh).
 """
 import re
 import sys
 
 LINE = re.compile(r"^# perftest (\d+(?:\.\d+)*) (Ok|Ok-retry|FAILED|Skip) (.*?)\s*$")
 WHY = re.compile(r"^# perftest-why (\d+) (.*?)\s*$")
-# test name -> the line it prints when it skipped for want of data
-VOLUME_SKIPS = {
-    # tools/perf/tests/shell/record+zstd_comp_decomp_multi_record.sh
-    "Zstd perf.data compression/decompression of multi-record data":
-        "less than two compressed records",
-}
 HEAD = re.compile(r"^# (perf version \S+), driver (\S+);")
 
 
@@ -52,14 +42,6 @@ def results(path):
             if m:
                 why.setdefault(m.group(1), []).append(m.group(2))
     return res, version, driver, why
-
-
-def volume_skip(res, why, num):
-    """The test skipped, saying it had too little data (VOLUME_SKIPS)."""
-    verdict, name = res[num]
-    mark = VOLUME_SKIPS.get(name)
-    return verdict == "Skip" and mark is not None and any(
-        mark in line for line in why.get(num.split(".")[0], []))
 
 
 def is_ok(verdict):
@@ -88,14 +70,9 @@ def main():
             side = "apmu" if k in apmu else "in-tree"
             print(f"# only the {side} run has test {k}")
         return
-    volume = {k for k in apmu if volume_skip(apmu, awhy, k) or volume_skip(intree, iwhy, k)}
-    for k in sorted(volume, key=key):
-        side = "apmu" if volume_skip(apmu, awhy, k) else "in-tree"
-        print(f"# test {k} {apmu[k][1]}: skipped on {side} for want of data, left out of "
-              f"the comparison (apmu {apmu[k][0]}, in-tree {intree[k][0]})")
     counts = {}
     for name, res in (("apmu", apmu), ("in-tree", intree)):
-        verdicts = [v for k, (v, _) in res.items() if k not in volume]
+        verdicts = [v for v, _ in res.values()]
         counts[name] = sum(is_ok(v) for v in verdicts)
         print(f"# {name}: {counts[name]} Ok ({verdicts.count('Ok-retry')} on retry), "
               f"{verdicts.count('FAILED')} FAILED, {verdicts.count('Skip')} Skip")
@@ -105,10 +82,12 @@ def main():
     worse = []
     for k in sorted(apmu, key=key):
         a, i = apmu[k][0], intree[k][0]
-        if a != i and k not in volume:
+        if a != i:
             print(f"# test {k} {apmu[k][1]}: apmu {a}, in-tree {i}")
-        if k in volume:
-            continue
+            top = k.split(".")[0]
+            for side, why in (("apmu", awhy), ("in-tree", iwhy)):
+                for line in why.get(top, []):
+                    print(f"#   {side}: {line}")
         if (not is_ok(a) and is_ok(i)) or (a == "FAILED" and i == "Skip"):
             worse.append(k)
     print(("PASS" if not worse else "FAIL") +
