@@ -1246,11 +1246,12 @@ TEST_F(apmu, cpu_pm_cycle_keeps_counts)
  * (however the two CPUs are scheduled), and its user instructions must all be counted.
  */
 #define PM_CHUNK_ITERS	2000000UL
+#define PM_MIN_CHUNKS	5
 #define PM_MAX_CHUNKS	200
 #define PM_MIN_CYCLES	3
 
 struct pm_child {
-	volatile int cycled;	/* parent: PM_MIN_CYCLES cycles done */
+	volatile int cycled;	/* parent: PM_MIN_CYCLES cycles done while it spun */
 	volatile int chunks;	/* child: chunks spun */
 };
 
@@ -1289,7 +1290,8 @@ TEST_F(apmu, cpu_pm_cycle_keeps_cpu_wide_counts)
 		do {
 			spin(PM_CHUNK_ITERS);
 			sh->chunks++;
-		} while (!sh->cycled && sh->chunks < PM_MAX_CHUNKS);
+		} while ((!sh->cycled || sh->chunks < PM_MIN_CHUNKS) &&
+			 sh->chunks < PM_MAX_CHUNKS);
 		_exit(0);
 	}
 	ASSERT_EQ(0, ioctl(fd, PERF_EVENT_IOC_ENABLE, 0));
@@ -1297,7 +1299,8 @@ TEST_F(apmu, cpu_pm_cycle_keeps_cpu_wide_counts)
 	while (waitpid(child, &status, WNOHANG) == 0) {
 		ASSERT_EQ(2, pwrite(tfd, "0\n", 2, 0))
 			TH_LOG("cycle on cpu0: %s", strerror(errno));
-		if (++cycles >= PM_MIN_CYCLES)
+		/* a cycle counts once the child has spun a chunk: it lands while it spins */
+		if (sh->chunks && ++cycles >= PM_MIN_CYCLES)
 			sh->cycled = 1;
 		usleep(2000);
 	}
