@@ -1275,7 +1275,7 @@ TEST_F(apmu, cpu_pm_cycle_keeps_cpu_wide_counts)
 	if (tfd < 0)
 		SKIP(return, "no %s: insmod apmu_cpu_pm_test.ko (test only)", CPU_PM_CYCLE);
 	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	ASSERT_NE(MAP_FAILED, sh);
+	ASSERT_TRUE(sh != MAP_FAILED);
 	ASSERT_EQ(0, apmu_pin(1));
 	fd = apmu_perf_open(&attr, -1, 0, -1, 0);
 	ASSERT_GE(fd, 0) TH_LOG("CPU-wide on cpu0: %s", strerror(errno));
