@@ -27,13 +27,10 @@ if dmesg | grep -q "KernelAddressSanitizer initialized"; then
 	tsec_end
 fi
 
-# 0. KernelCI's form first, on the freshly loaded module: run_kselftest.sh -c apmu, the
-# whole collection with its default arguments (ok or SKIP only)
+# 0./1. KernelCI's form first, on the freshly loaded module: run_kselftest.sh -c apmu, the
+# whole collection with its default arguments (ok or SKIP only): the kselftests on 64-bit
+# counters (apmu32, rdpmc32, nosample and noirq need the module reloaded, below)
 sec_ksft_collection "$pfx"
-
-# 1. kselftests, 64-bit counters (apmu32, rdpmc32, nosample and noirq need the module
-# reloaded, below)
-sec_ksft_64bit "$pfx"
 
 # 1b. make bench's program, once in its quick mode (this kernel has lock debugging: the
 # figures are printed, not judged)

@@ -31,10 +31,7 @@ tsec_end
 # configuration can change most directly (smoke: the kselftests' KernelCI run, perf's exact
 # counts, the module's lifecycle)
 sec_ksft_collection "$pfx"
-if [ "${APMU_DISTRO:-full}" = full ]; then
-	sec_ksft_64bit "$pfx"
-	sec_bench_quick "$pfx"
-fi
+[ "${APMU_DISTRO:-full}" != full ] || sec_bench_quick "$pfx"
 sec_perf "$pfx"
 
 if [ "${APMU_DISTRO:-full}" = full ]; then

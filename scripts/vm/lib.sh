@@ -74,46 +74,39 @@ tsec_end() { ktap_end "$@"; }
 rate_save() { _saved_rate=$(cat /proc/sys/kernel/perf_event_max_sample_rate); }
 rate_restore() { echo "$_saved_rate" > /proc/sys/kernel/perf_event_max_sample_rate; }
 
-# KernelCI's form, once: the whole collection with its default arguments, as
-# `run_kselftest.sh -c apmu` after `modprobe apmu` (plain parameters). Every program
-# must be ok or SKIP (what needs other parameters, a model or two PMUs skips with the
-# reason). apmu.ko loaded on entry and on return.
-sec_ksft_collection() {
-	sec "$1" kselftest:collection
-	rate_save
-	(cd /apmu/kselftest_install && ./run_kselftest.sh -c apmu) | tee /tmp/ksft.out
-	_rc=0
-	grep -q '^ok ' /tmp/ksft.out && ! grep -q '^not ok ' /tmp/ksft.out || _rc=1
-	rate_restore
-	sec_end "$1" kselftest:collection $_rc
-}
-
-# The kselftests on 64-bit counters (apmu32, rdpmc32, nosample and noirq need other
-# module parameters or apmu_knobs.ko: sec_ksft_32bit, sec_nosample, sec_noirq). apmu.ko
-# loaded.
-# ksft_pm PROGRAM [ARGS...]: ksft with the test-only CPU PM trigger loaded
+# with_cpu_pm COMMAND...: COMMAND with the test-only CPU PM trigger loaded
 # (tests/cpu_pm_trigger.c, /sys/kernel/debug/apmu_cpu_pm/cycle) where it was built (the
 # test kernel; a Debian kernel's run has only apmu.ko): apmu_pmu's cpu_pm_* tests skip
 # without it. Fails when the module loaded but did not unload.
-ksft_pm() {
+with_cpu_pm() {
 	_pm=0
 	[ -f ./apmu_cpu_pm_test.ko ] && insmod ./apmu_cpu_pm_test.ko && _pm=1
-	ksft "$@"
+	"$@"
 	_pm_rc=$?
 	[ $_pm = 0 ] || rmmod apmu_cpu_pm_test || _pm_rc=1
 	return $_pm_rc
 }
+# ksft_pm PROGRAM [ARGS...]: ksft with the CPU PM trigger loaded
+ksft_pm() { with_cpu_pm ksft "$@"; }
 
-sec_ksft_64bit() {
-	sec "$1" kselftest:apmu_pmu
-	ksft_pm apmu_pmu -F apmu32 -F nosample -F noirq
-	sec_end "$1" kselftest:apmu_pmu $?
-	sec "$1" kselftest:apmu_rdpmc
-	ksft apmu_rdpmc -F rdpmc32
-	sec_end "$1" kselftest:apmu_rdpmc $?
-	sec "$1" kselftest:apmu_sampling
-	ksft apmu_sampling
-	sec_end "$1" kselftest:apmu_sampling $?
+# KernelCI's form: the whole collection with its default arguments, as
+# `run_kselftest.sh -c apmu` after `modprobe apmu` (plain parameters), with the CPU PM
+# trigger loaded where it was built. Every program must be ok or SKIP (what needs other
+# parameters, a model or two PMUs skips with the reason). This is the one run of the
+# kselftests on 64-bit counters (apmu_pmu, apmu_rdpmc, apmu_sampling): the sections that
+# need other module parameters or apmu_knobs.ko (sec_ksft_32bit, sec_nosample,
+# sec_noirq) run their programs again. apmu.ko loaded on entry and on return.
+ksft_collection() {
+	(cd /apmu/kselftest_install && ./run_kselftest.sh -c apmu) | tee /tmp/ksft.out
+	grep -q '^ok ' /tmp/ksft.out && ! grep -q '^not ok ' /tmp/ksft.out
+}
+sec_ksft_collection() {
+	sec "$1" kselftest:collection
+	rate_save
+	with_cpu_pm ksft_collection
+	_rc=$?
+	rate_restore
+	sec_end "$1" kselftest:collection $_rc
 }
 
 # make bench's program, once in its quick mode, so it cannot rot: it must run and exit 0
