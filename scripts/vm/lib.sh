@@ -649,6 +649,8 @@ pcs_debug_pass() {
 		ktap_fail "insmod apmu_pcs_test.ko debug=1"
 		_pd=1
 	fi
+	# apmu_pcs afresh: its PMU, registered with the first unit, stays until module exit
+	rmmod apmu_pcs && insmod ./apmu_pcs.ko || _pd=1
 	# (a kselftest section: its verdict is the rc, diagnostics say which check failed)
 	if pcs_debug_none >/tmp/pcs-none.txt 2>&1; then
 		echo "# ok: EDDEVID.PCSample=0: the debug frames refused, no pcsample/, no apmu_pcs PMU"

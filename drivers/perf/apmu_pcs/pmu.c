@@ -113,8 +113,6 @@ struct apmu_pcs_event {
 	struct apmu_pcs_rec ring[APMU_PCS_RING];
 };
 
-static struct pmu apmu_pcs_pmu;
-
 /* The events between add() and del(): readers are chosen and moved over them */
 static DEFINE_RAW_SPINLOCK(pcs_active_lock);
 static LIST_HEAD(pcs_active);
@@ -749,14 +747,7 @@ static void pcs_read(struct perf_event *event)
 		pcs_deliver(pe);
 }
 
-/*
- * What apmu_pcs_pmu is registered as, each time: perf_pmu_unregister() leaves state behind
- * in the struct (pmu->dev freed but not cleared, which a second perf_pmu_register() takes
- * as its sysfs device, never adding one, and deletes again at the next unregistration:
- * a use-after-free), so a PMU registered again (the first unit added after the last
- * one went) starts from this copy
- */
-static const struct pmu apmu_pcs_pmu_init = {
+static struct pmu apmu_pcs_pmu = {
 	.module = THIS_MODULE,
 	.task_ctx_nr = perf_invalid_context,
 	.event_init = pcs_event_init,
@@ -825,7 +816,6 @@ void apmu_pcs_pmu_cpu_online(unsigned int cpu)
  */
 int apmu_pcs_pmu_register(void)
 {
-	apmu_pcs_pmu = apmu_pcs_pmu_init;
 	return perf_pmu_register(&apmu_pcs_pmu, "apmu_pcs", -1);
 }
 

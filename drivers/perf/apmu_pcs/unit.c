@@ -38,7 +38,14 @@ static DEFINE_MUTEX(apmu_pcs_mutex);
 static DEFINE_SPINLOCK(apmu_pcs_units_lock);
 /* The unit of each CPU; read locklessly (READ_ONCE) by sysfs, hotplug and CPU PM */
 static DEFINE_PER_CPU(struct apmu_pcs_unit *, apmu_pcs_units);
-static unsigned int apmu_pcs_nr_units;
+/*
+ * The apmu_pcs PMU is registered with the first unit and unregistered at module exit
+ * only, when no event is left (each pins this module). Unregistered with the last unit,
+ * it could go while an event of that unit was still being freed (a test's unit, whose
+ * owner is another module): a use-after-free of its context on kernels whose
+ * perf_pmu_unregister() does not wait for __free_event()'s put_pmu_ctx() (6.1, 6.12).
+ */
+static bool apmu_pcs_pmu_up;
 static enum cpuhp_state apmu_pcs_hp_state;
 
 static void pcs_set_unit(int cpu, struct apmu_pcs_unit *u)
@@ -198,14 +205,14 @@ static int __apmu_pcs_unit_add(struct apmu_pcs_unit *u, struct device *cpudev)
 	if (ret)
 		goto clear;
 	u->sysfs = true;
-	if (!apmu_pcs_nr_units) {
+	if (!apmu_pcs_pmu_up) {
 		ret = apmu_pcs_pmu_register();
 		if (ret)
 			goto remove_group;
+		apmu_pcs_pmu_up = true;
 	}
 	/* nothing below can fail, so the caller never frees a unit an event holds */
 	pcs_set_ready(u);
-	apmu_pcs_nr_units++;
 	if (u->kind == APMU_PCS_KIND_DEBUG)
 		pr_info("cpu%d: PC sampling (FEAT_PCSRv8, external debug frame%s)\n", u->cpu,
 			u->has_vidsr ? ", EDVIDSR" : "");
@@ -232,7 +239,7 @@ clear:
  * checked first; a frame that is not what it should be is reported there. The caller
  * reports the refusal itself.
  *
- * The apmu_pcs PMU is registered with the first unit and unregistered with the last:
+ * The apmu_pcs PMU is registered with the first unit (and stays until module exit):
  * without a usable frame there is neither a pcsample/ directory nor an apmu_pcs PMU.
  *
  * Context: process; takes apmu_pcs_mutex and cpus_read_lock().
@@ -303,9 +310,6 @@ int apmu_pcs_unit_remove(struct apmu_pcs_unit *u)
 	cpus_read_lock();
 	pcs_set_unit(u->cpu, NULL);
 	cpus_read_unlock();
-	/* The last unit: no event can use the PMU (each pins its unit's module) */
-	if (!--apmu_pcs_nr_units)
-		apmu_pcs_pmu_unregister();
 	pcs_unit_gone(u);
 	return 0;
 }
@@ -425,6 +429,9 @@ static void __exit apmu_pcs_exit(void)
 	 * a freed one.
 	 */
 	apmu_pcs_mmio_remove();
+	/* no event is left: each pins this module (the PMU's) */
+	if (apmu_pcs_pmu_up)
+		apmu_pcs_pmu_unregister();
 	cpu_pm_unregister_notifier(&apmu_pcs_cpu_pm_nb);
 	cpuhp_remove_state_nocalls(apmu_pcs_hp_state);
 }
