@@ -113,6 +113,8 @@ struct apmu_pcs_event {
 	struct apmu_pcs_rec ring[APMU_PCS_RING];
 };
 
+static struct pmu apmu_pcs_pmu;
+
 /* The events between add() and del(): readers are chosen and moved over them */
 static DEFINE_RAW_SPINLOCK(pcs_active_lock);
 static LIST_HEAD(pcs_active);
@@ -747,7 +749,12 @@ static void pcs_read(struct perf_event *event)
 		pcs_deliver(pe);
 }
 
-static struct pmu apmu_pcs_pmu = {
+/*
+ * What each registration attempt starts from: a failed perf_pmu_register() can leave
+ * pmu->dev (6.12) or pmu->cpu_pmu_context (7.2) pointing at what it freed, which a second
+ * attempt, with the next unit, would take as its own
+ */
+static const struct pmu apmu_pcs_pmu_init = {
 	.module = THIS_MODULE,
 	.task_ctx_nr = perf_invalid_context,
 	.event_init = pcs_event_init,
@@ -816,6 +823,7 @@ void apmu_pcs_pmu_cpu_online(unsigned int cpu)
  */
 int apmu_pcs_pmu_register(void)
 {
+	apmu_pcs_pmu = apmu_pcs_pmu_init;
 	return perf_pmu_register(&apmu_pcs_pmu, "apmu_pcs", -1);
 }
 

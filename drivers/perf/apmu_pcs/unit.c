@@ -32,8 +32,8 @@
 static DEFINE_MUTEX(apmu_pcs_mutex);
 /*
  * Guards apmu_pcs_units writes and the units' @users for perf's event_init, which runs
- * inside perf's SRCU read section and so must not wait for apmu_pcs_mutex (held across
- * perf_pmu_unregister()).
+ * inside perf's SRCU read section: it does not wait for apmu_pcs_mutex, held across a
+ * unit's whole addition or removal.
  */
 static DEFINE_SPINLOCK(apmu_pcs_units_lock);
 /* The unit of each CPU; read locklessly (READ_ONCE) by sysfs, hotplug and CPU PM */
@@ -43,7 +43,7 @@ static DEFINE_PER_CPU(struct apmu_pcs_unit *, apmu_pcs_units);
  * only, when no event is left (each pins this module). Unregistered with the last unit,
  * it could go while an event of that unit was still being freed (a test's unit, whose
  * owner is another module): a use-after-free of its context on kernels whose
- * perf_pmu_unregister() does not wait for __free_event()'s put_pmu_ctx() (6.1, 6.12).
+ * perf_pmu_unregister() does not wait for an event's last put of it (6.1, 6.12).
  */
 static bool apmu_pcs_pmu_up;
 static enum cpuhp_state apmu_pcs_hp_state;
