@@ -16,7 +16,9 @@ options; only the driver differs). Prints one verdict a line, "PASS <what>" or
   apmu that passes on the in-tree driver.
 
 Every test whose verdict differs is listed, either way, with what it said of a skip on
-its last retry ("# perftest-why <number> <line>", scripts/vm/perftest-in-vm.sh).
+its last retry ("# perftest-why <number> <line>", scripts/vm/perftest-in-vm.sh), where it
+was retried (a failed test, or a skip retry_skip names there): for another skip, run it
+with `perf test -vv <number>` in the VM to see why.
 """
 import re
 import sys

@@ -201,7 +201,8 @@ for t in $nums; do
 	echo "# perf test $t: $(($(cut -d. -f1 /proc/uptime) - t1)) s"
 done
 results /tmp/perftest.out >/tmp/perftest.res
-# a failed (or plainly skipped) test once more, as perftest-in-vm.sh: Ok then is Ok-retry;
+# a failed (or plainly skipped) test once more: Ok then is Ok-retry (unlike
+# perftest-in-vm.sh, every plain Skip: these are a few tests, a retry costs seconds);
 # not the ones that fail or skip on both drivers in every run, for a reason outside them
 # (a retry of a subtest reruns its parent: 10 is 8 s of the VM's clock):
 # PMU metric parsing: ampere_ampereone, _ampereonex: perf's AmpereOne metric tables
