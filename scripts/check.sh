@@ -283,6 +283,45 @@ named_compare() {
 }
 
 # ---------------------------------------------------------------------------------------
+# section_clock: the wall time of every section, for planning the time budget (the VMs'
+# own clocks run on instructions): every 2 s, each APMU-SECTION line that has appeared in
+# a log since is written with the time it was seen to $ldir/section-clock.txt; at the
+# end, section_times writes each section's seconds, longest first, to
+# $ldir/section-times.txt (within 2 s; a reused reference log shows 0)
+clock_pass() { # one look at the logs, past the lines counted in the caller's seen[]
+	local f n new
+	# (the logs this run writes: others are an earlier run's)
+	for f in "$ldir"/*.log "$ldir"/*.console "$out"/*.log; do
+		[ -f "$f" ] && [ "$f" -nt "$ldir/.clock-start" ] || continue
+		# complete lines only: a section line may be half written
+		if [ -z "$(tail -c 1 "$f")" ]; then
+			new=$(grep -a -o -E 'APMU-SECTION-(BEGIN|END) [^ ]+' "$f" | tr -d '\r' || true)
+		else
+			new=$(head -n -1 "$f" | grep -a -o -E 'APMU-SECTION-(BEGIN|END) [^ ]+' |
+				tr -d '\r' || true)
+		fi
+		n=$(printf '%s' "$new" | grep -c . || true)
+		[ "$n" -gt "${seen[$f]:-0}" ] || continue
+		printf '%s\n' "$new" | tail -n +$((${seen[$f]:-0} + 1)) |
+			sed "s|^|$(date +%s) ${f##*/} |" >>"$ldir/section-clock.txt"
+		seen[$f]=$n
+	done
+}
+section_clock() {
+	declare -A seen=()
+	while :; do
+		clock_pass
+		sleep 2
+	done
+}
+section_times() {
+	awk '{ k = $4; sub(/\r$/, "", k) } $3 == "APMU-SECTION-BEGIN" && !(k in b) { b[k] = $1 }
+		$3 == "APMU-SECTION-END" && !(k in e) { e[k] = $1 }
+		END { for (k in e) if (k in b) printf "%5d %s\n", e[k] - b[k], k }' \
+		"$ldir/section-clock.txt" 2>/dev/null | sort -rn >"$ldir/section-times.txt" || true
+}
+
+# ---------------------------------------------------------------------------------------
 # The scheduler: start what is ready, in table order; wait for any job to end.
 jobs_max=${APMU_JOBS:-$(nproc)}
 [ "$jobs_max" -le 2 ] || jobs_max=2
@@ -291,6 +330,10 @@ running_vm=0
 # a make check stopped (or failing) stops its lanes and builds too
 trap 'kill $(jobs -p) 2>/dev/null || true' EXIT
 for l in "${want[@]}"; do state[$l]=wait; done
+: >"$ldir/section-clock.txt"
+touch -d '-1 second' "$ldir/.clock-start"	# (older than this run's first log)
+section_clock &
+clock_pid=$!
 
 start() { # start NAME
 	local l=$1 c
@@ -365,6 +408,12 @@ while :; do
 	[ "${kind[$l]}" != vm ] || running_vm=$((running_vm - 1))
 	apmu_log "${kind[$l]} $l: done in $(( $(date +%s) - $(cat "$ldir/$l.t0") )) s, status $r"
 done
+
+kill $clock_pid 2>/dev/null || true
+# a last look (a log written when its lane ended): what is seen again keeps its first time
+declare -A seen=()
+clock_pass || true
+section_times
 
 # ---------------------------------------------------------------------------------------
 # The count: every lane's log in table order, every section its lines name
