@@ -284,15 +284,17 @@ named_compare() {
 
 # ---------------------------------------------------------------------------------------
 # section_clock: the wall time of every section, for planning the time budget (the VMs'
-# own clocks run on instructions): every 2 s, each APMU-SECTION line that has appeared in
+# own clocks run on instructions): every 3 s, each APMU-SECTION line that has appeared in
 # a log since is written with the time it was seen to $ldir/section-clock.txt; at the
 # end, section_times writes each section's seconds, longest first, to
-# $ldir/section-times.txt (within 2 s; a reused reference log shows 0)
-clock_pass() { # one look at the logs, past the lines counted in the caller's seen[]
-	local f n new
-	# (the logs this run writes: others are an earlier run's)
-	for f in "$ldir"/*.log "$ldir"/*.console "$out"/*.log; do
-		[ -f "$f" ] && [ "$f" -nt "$ldir/.clock-start" ] || continue
+# $ldir/section-times.txt (within 3 s; a reused reference log shows 0)
+clock_pass() { # one look at the logs that grew, past the lines counted in the caller's seen[]
+	local f sz n new
+	# (the logs this run writes, not an earlier run's; one find a pass: the clock must
+	# not take the VMs' time)
+	while read -r sz f; do
+		[ "$sz" != "${size[$f]:-}" ] || continue
+		size[$f]=$sz
 		# complete lines only: a section line may be half written
 		if [ -z "$(tail -c 1 "$f")" ]; then
 			new=$(grep -a -o -E 'APMU-SECTION-(BEGIN|END) [^ ]+' "$f" | tr -d '\r' || true)
@@ -305,13 +307,14 @@ clock_pass() { # one look at the logs, past the lines counted in the caller's se
 		printf '%s\n' "$new" | tail -n +$((${seen[$f]:-0} + 1)) |
 			sed "s|^|$(date +%s) ${f##*/} |" >>"$ldir/section-clock.txt"
 		seen[$f]=$n
-	done
+	done < <(find "$ldir" "$out" -maxdepth 1 -newer "$ldir/.clock-start" \
+		\( -name '*.log' -o -name '*.console' \) -printf '%s %p\n' 2>/dev/null)
 }
 section_clock() {
-	declare -A seen=()
+	declare -A seen=() size=()
 	while :; do
 		clock_pass
-		sleep 2
+		sleep 3
 	done
 }
 section_times() {
@@ -411,7 +414,7 @@ done
 
 kill $clock_pid 2>/dev/null || true
 # a last look (a log written when its lane ended): what is seen again keeps its first time
-declare -A seen=()
+declare -A seen=() size=()
 clock_pass || true
 section_times
 
