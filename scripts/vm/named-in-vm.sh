@@ -207,14 +207,10 @@ done
 results /tmp/perftest.out >/tmp/perftest.res
 # a failed (or plainly skipped) test once more: Ok then is Ok-retry (unlike
 # perftest-in-vm.sh, every plain Skip: these are a few tests, a retry costs seconds);
-# not the ones that fail or skip on both drivers in every run, for a reason outside them
-# (a retry of a subtest reruns its parent: 10 is 8 s of the VM's clock):
-# PMU metric parsing: ampere_ampereone, _ampereonex: perf's AmpereOne metric tables
+# not the ones that fail or skip on both drivers in every run, for a reason outside them:
 # perf list tests: no python (lib/setup_python.sh)
 # Check Arm64 callgraphs...: Debian's perf is stripped (no leafloop symbol)
-no_retry='PMU metric parsing: ampere_ampereone
-PMU metric parsing: ampere_ampereonex
-perf list tests
+no_retry='perf list tests
 Check Arm64 callgraphs are complete in fp mode'
 for p in $(awk -F'|' '$2 == "FAILED!" || $2 == "Skip" { print $1 "|" $3 }' /tmp/perftest.res |
 	while IFS='|' read -r t name; do

@@ -1098,9 +1098,9 @@ static double now_s(void)
  * A busy loop on CPU 1 while the reader reads CPU 1's model: from its first read after
  * @r0 reads (the event is on) to the first 200 ms without one (the event is off: a
  * throttled event's reader waits 4 ms, for the next tick), or until killed. CPU 1 is busy
- * while perf record samples it and idle while perf starts and ends: under -icount two
- * busy vCPUs share the guest's clock, so a CPU 1 spinning through perf's start-up and
- * teardown doubled their guest time (9.5 s of a run's 11).
+ * while perf record samples it and idle while perf starts and ends (the wait for the
+ * first read polls from CPU 0): under -icount two busy vCPUs share the guest's clock, so
+ * a CPU 1 spinning through perf's start-up and teardown doubled their guest time.
  */
 static pid_t spin_on_cpu1_while_sampled(unsigned long r0)
 {
@@ -1113,8 +1113,15 @@ static pid_t spin_on_cpu1_while_sampled(unsigned long r0)
 		return pid;
 	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
 		_exit(1);
-	while (model_counter(1, "samples") == r0)
-		usleep(1000);
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		_exit(1);
+	/* (~0UL: the model's file unreadable, no reading) */
+	do {
+		usleep(5000);
+		r = model_counter(1, "samples");
+	} while (r == r0 || r == ~0UL);
 	CPU_ZERO(&set);
 	CPU_SET(1, &set);
 	if (sched_setaffinity(0, sizeof(set), &set))
