@@ -1095,6 +1095,38 @@ static double now_s(void)
 }
 
 /*
+ * In a forked child: run on @cpu only, and never outlive the test, even one killed by its
+ * timeout
+ */
+static void child_on_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
+		_exit(1);
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		_exit(1);
+}
+
+/*
+ * A busy loop on CPU 1 until killed: with a vCPU always running, QEMU -icount advances
+ * guest time by instructions, not by the host's clock as while every vCPU idles, so a
+ * loaded host cannot make the guest's timers late and skip their periods.
+ */
+static pid_t spin_on_cpu1(void)
+{
+	pid_t pid = fork();
+
+	if (pid)
+		return pid;
+	child_on_cpu(1);
+	for (;;)
+		;
+}
+
+/*
  * A busy loop on CPU 1 while the reader reads CPU 1's model: from its first read after
  * @r0 reads (the event is on) to the first 200 ms without one (the event is off: a
  * throttled event's reader waits 4 ms, for the next tick), or until killed. CPU 1 is busy
@@ -1106,26 +1138,17 @@ static pid_t spin_on_cpu1_while_sampled(unsigned long r0)
 {
 	unsigned long r, last = r0;
 	double now, moved;
-	cpu_set_t set;
 	pid_t pid = fork();
 
 	if (pid)
 		return pid;
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
-		_exit(1);
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		_exit(1);
+	child_on_cpu(0);
 	/* (~0UL: the model's file unreadable, no reading) */
 	do {
 		usleep(5000);
 		r = model_counter(1, "samples");
 	} while (r == r0 || r == ~0UL);
-	CPU_ZERO(&set);
-	CPU_SET(1, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		_exit(1);
+	child_on_cpu(1);
 	for (moved = now_s();;) {
 		/* 10 ms of spinning between looks at the model's count */
 		for (now = now_s() + 0.01; now_s() < now;)
@@ -1153,7 +1176,6 @@ static void record_fixed_period(struct __test_metadata *_metadata, const char *r
 	unsigned long tb[2], t0[2], t1[2], f0[2], f1[2], w0[2], w1[2], r0;
 	char old_rate[32], old_pct[32], line[256];
 	double t, first = -1, last = 0;
-	cpu_set_t set;
 	pid_t spin;
 	FILE *f;
 	int i;
@@ -1169,18 +1191,8 @@ static void record_fixed_period(struct __test_metadata *_metadata, const char *r
 	/* the rate first: perf refuses a rate while the CPU-time limit is 0 */
 	EXPECT_EQ(0, apmu_write_file(MAX_RATE, rate));
 	EXPECT_EQ(0, apmu_write_file(TIME_PCT, "0"));
-	spin = fork();
-	if (!spin) {
-		/* never outlive the test, even one killed by its timeout */
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
-			_exit(1);
-		CPU_ZERO(&set);
-		CPU_SET(1, &set);
-		if (sched_setaffinity(0, sizeof(set), &set))
-			_exit(1);
-		for (;;)
-			;
-	}
+	spin = spin_on_cpu1();
+	ASSERT_LT(0, spin);
 	usleep(100000);		/* the spinner is on CPU 1 */
 	/* CPU 1's tick rate, spinning and not sampled: the baseline */
 	ASSERT_EQ(0, irq_counts("arch_timer", tb));
@@ -1190,10 +1202,8 @@ static void record_fixed_period(struct __test_metadata *_metadata, const char *r
 	run->tick1 = (t0[1] - tb[1]) / (now_s() - run->tick1);
 	ASSERT_EQ(0, irq_counts("Function call", f0));
 	ASSERT_EQ(0, irq_counts("IRQ work", w0));
-	if (spin > 0) {
-		kill(spin, SIGKILL);
-		waitpid(spin, NULL, 0);
-	}
+	kill(spin, SIGKILL);
+	waitpid(spin, NULL, 0);
 	r0 = model_counter(1, "samples");
 	/* CPU 1 spins while perf samples it */
 	spin = spin_on_cpu1_while_sampled(r0);
@@ -1418,29 +1428,6 @@ static unsigned long reads_in(unsigned int us)
  * perf's sample-rate limit is raised meanwhile (earlier tests may have made perf lower
  * it, and a frequency above it is EINVAL).
  */
-/*
- * A busy loop on CPU 1 until killed: with a vCPU always running, QEMU -icount advances
- * guest time by instructions, not by the host's clock as while every vCPU idles, so a
- * loaded host cannot make the guest's timers late and skip their periods.
- */
-static pid_t spin_on_cpu1(void)
-{
-	cpu_set_t set;
-	pid_t pid = fork();
-
-	if (pid)
-		return pid;
-	/* never outlive the test, even one killed by its timeout */
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) || getppid() == 1)
-		_exit(1);
-	CPU_ZERO(&set);
-	CPU_SET(1, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		_exit(1);
-	for (;;)
-		;
-}
-
 TEST(ioc_period_honoured)
 {
 	char old_rate[32], old_pct[32];
