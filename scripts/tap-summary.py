@@ -147,6 +147,7 @@ def main():
 
     tp = tf = ts = 0
     bad = []
+    failures = []
     for name in order:
         if name == "dmesg" or name.endswith(":dmesg"):
             # a lane's kernel log, for reading: the splat scan covers it
@@ -162,7 +163,9 @@ def main():
         print(f"{name}: {p} passed, {f} failed, {s} skipped")
         for pr in problems:
             print(f"  {name}: {pr}")
-            if not pr.startswith("failed:"):
+            if pr.startswith("failed:"):
+                failures.append(f"{name}: {pr}")
+            else:
                 bad.append(f"{name}: {pr}")
     for name in required:
         if name not in sections:
@@ -183,6 +186,13 @@ def main():
     if boots == 0 or clean != boots:
         bad.append(f"{boots - clean} of {boots} VM boots did not finish their script with rc=0")
         print(f"VM: {clean} of {boots} boots finished their script with rc=0")
+    if failures:
+        # again next to the count: a CI that shows only the output's tail names them
+        print(f"failed tests ({len(failures)}):")
+        for fl in failures[:15]:
+            print("  " + fl)
+        if len(failures) > 15:
+            print(f"  ... and {len(failures) - 15} more, above")
     if bad:
         # a splat, an unfinished VM or a broken plan is a failure of the run: count it
         print("problems: " + "; ".join(bad))
