@@ -693,15 +693,22 @@ sec_pcs() {
 # that sample, because perf lowers kernel.perf_event_max_sample_rate after slow handlers;
 # the rate is put back before the checks that need it. apmu.ko unloaded on entry and on
 # return.
-hot_pct() { # hot_pct PERF_RECORD_ARGS...: percentage of samples in hot_loop
+# hot_share PERF_RECORD_ARGS...: hot_loop (apmu_workload's only loop) has at least 95% of
+# the user-space samples and 80% of all. The user share is the driver's attribution: a
+# sample taken with a wrong PC (the handler's, say) lands in the kernel, below 80%. Not
+# 90% of all: the kernel's share is the workload's exec and page faults, the tick and the
+# interrupt entry and exit around each sample, which the counter counts; on the KASAN and
+# lockdep test kernel that is 4 to 11% (89.5% hot_loop seen once), under 1% elsewhere.
+hot_share() {
 	perf record -o /tmp/rec.data "$@" -- ./apmu_workload 30000000 >/dev/null 2>&1 || return 1
-	perf report -i /tmp/rec.data --stdio --sort sym 2>/dev/null | tee /tmp/rep.txt |
-		sed -n 's/^ *\([0-9][0-9]*\)\.[0-9]*%.*hot_loop$/\1/p' | head -n 1
-}
-hot90() { # hot90 PERF_RECORD_ARGS...: hot_loop has at least 90% of the samples
-	p=$(hot_pct "$@")
+	perf report -i /tmp/rec.data --stdio --sort sym 2>/dev/null >/tmp/rep.txt || return 1
 	grep -v '^#' /tmp/rep.txt | grep -v '^$' | head -n 4
-	[ -n "$p" ] && [ "$p" -ge 90 ]
+	awk '$2 == "[.]" { p = $1; sub(/%$/, "", p); u += p; if ($3 == "hot_loop") h = p }
+		END {
+			printf "hot_loop: %.2f%% of all samples, %.2f%% of user space (%.2f%%)\n",
+				h, u ? 100 * h / u : 0, u
+			exit !(h >= 80 && u && 100 * h / u >= 95)
+		}' /tmp/rep.txt
 }
 # (--no-inline: perf 7.2 looks for inlined callers with binutils' addr2line, which the VM
 # has not, and dies of SIGPIPE writing to it; perf 6.1 does not look by default)
@@ -739,9 +746,9 @@ sec_sampling() {
 	pmu=$(apmu_pmu_name)
 	tsec "$1" sampling
 	rate_save
-	ktap_test "perf record -e cycles: hot_loop >= 90%" hot90 -e cycles
-	ktap_test "perf record -e $pmu/cpu_cycles/: hot_loop >= 90%" hot90 -e "$pmu/cpu_cycles/"
-	ktap_test "perf record -F 4000 -e cycles: hot_loop >= 90%" hot90 -F 4000 -e cycles
+	ktap_testv "perf record -e cycles: samples on hot_loop" hot_share -e cycles
+	ktap_testv "perf record -e $pmu/cpu_cycles/: samples on hot_loop" hot_share -e "$pmu/cpu_cycles/"
+	ktap_testv "perf record -F 4000 -e cycles: samples on hot_loop" hot_share -F 4000 -e cycles
 	ktap_test "perf record -g: hot_loop on top, called from main" callchain
 	ktap_test "perf record on an event counter delivers samples" evcnt
 	ktap_test "period stress on both CPUs: throttles, no storm, system responsive" stress
