@@ -163,8 +163,8 @@ host() {
 # vm CONSOLE VM-RUN-OPTIONS... SCRIPT [FILE...]: a boot of the lane's VM, and one more
 # when the first hung before SCRIPT started or went silent for $stall seconds after
 # (the stop_machine() hang of QEMU 7.2 on 32-bit Arm: every kernel text patch there, a
-# kprobe's or a static key's, runs under stop_machine()); notes what happened for
-# arm:build, naming the script by $script
+# kprobe's or a static key's, runs under stop_machine()), unless the hung boot printed a
+# kernel splat; notes what happened for arm:build, naming the script by $script
 vm() {
 	local console=$1 hung t0 b r why
 	shift
@@ -181,9 +181,17 @@ vm() {
 		*) break ;;
 		esac
 		if [ $b = 1 ]; then
+			mv "$console" "$hung"
+			# the retry must not hide a warning printed before the hang (the
+			# hung console is outside the counted logs)
+			if ! apmu_stall_splats "$hung" >&2; then
+				note+=("$script: boot 1 hung: $why, after a kernel splat (console kept in build/${hung##*/}): the lane fails")
+				apmu_log "vm: ${note[-1]}"
+				r=1
+				break
+			fi
 			note+=("$script: boot 1 hung: $why (the stop_machine() hang of QEMU 7.2 on 32-bit Arm; console kept in build/${hung##*/}): booted again, once")
 			apmu_log "vm: ${note[-1]}"
-			mv "$console" "$hung"
 		else
 			note+=("$script: boot 2 hung too ($why): the lane fails")
 		fi
